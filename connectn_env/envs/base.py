@@ -1,0 +1,241 @@
+"""One generic PettingZoo AEC environment for every board game of the suite.
+
+It handles spaces, masks, rewards, termination, illegal actions and render dispatch;
+each game module only builds its :class:`~connectn_env.games.BoardGame`.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+
+from connectn_env.games import BoardGame, GameState, IllegalActionError
+from connectn_env.games.validation import require_choice
+
+AGENTS = ("player_0", "player_1")
+RENDER_MODES = ("human", "rgb_array", "ansi")
+ILLEGAL_ACTION_MODES = ("raise", "lose")
+ILLEGAL_ACTION_REWARD = -1.0
+
+
+class BoardGameEnv(AECEnv):
+    """PettingZoo AEC environment for a two-player board game.
+
+    ``player_0`` moves first. Observations are ``{"observation": int8 (rows, cols, 2)
+    [own stones, opponent stones], "action_mask": int8 (num_actions,)}``; the mask is all
+    zeros for the agent not to move. Rewards are +1 / -1 / 0, given when the game ends.
+
+    Args:
+        game: The rules and parameters.
+        render_mode: ``"human"``, ``"rgb_array"``, ``"ansi"`` or None.
+        illegal_action: What a legal-looking but illegal action (a taken cell, a full
+            column) does. ``"raise"`` (default): raise
+            :class:`~connectn_env.games.IllegalActionError` (a ``ValueError``) and leave
+            the env unchanged. ``"lose"``: PettingZoo's classic convention, used by the
+            ``env()`` factories: the mover gets -1, the other agent 0, and the game ends.
+            Actions outside the action space always raise ``TypeError``/``ValueError``.
+
+    Attributes:
+        game: The rules and parameters (a :class:`~connectn_env.games.BoardGame`).
+        game_state: The current position, a :class:`~connectn_env.games.GameState` with the
+            planning interface (``current_player``, ``legal_actions``, ``apply_action``,
+            ``clone``, ``is_terminal``, ``returns``). Search agents read and clone it;
+            do not mutate it, use ``step``.
+    """
+
+    metadata: dict[str, Any] = {
+        "render_modes": list(RENDER_MODES),
+        "name": "board_game_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        game: BoardGame,
+        *,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+    ) -> None:
+        super().__init__()
+        if render_mode is not None:
+            require_choice("render_mode", render_mode, RENDER_MODES)
+        self.illegal_action = require_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        self.game = game
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        board_shape = (game.rows, game.cols, 2)
+        self._action_spaces = {a: spaces.Discrete(game.num_actions) for a in AGENTS}
+        self._observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0, 1, shape=board_shape, dtype=np.int8),
+                    "action_mask": spaces.Box(0, 1, shape=(game.num_actions,), dtype=np.int8),
+                }
+            )
+            for a in AGENTS
+        }
+        self._renderer = None
+        self._start_game()
+
+    # --- AEC API ---------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """The (cached) observation space of ``agent``."""
+        return self._observation_spaces[self._check_agent(agent)]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """The (cached) action space of ``agent``."""
+        return self._action_spaces[self._check_agent(agent)]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game from the empty board; ``seed`` also seeds the action spaces."""
+        if seed is not None:
+            for offset, agent in enumerate(AGENTS):
+                self._action_spaces[agent].seed(seed + offset)
+        self._start_game()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """New observation arrays for ``agent`` (planes from its point of view and its mask)."""
+        player = AGENTS.index(self._check_agent(agent))
+        if agent == self.agent_selection and agent in self.agents:
+            mask = self.game_state.legal_action_mask()
+        else:
+            mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        return {"observation": self.game_state.observation(player), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Play ``action`` for ``agent_selection`` (``None`` for an agent that is done).
+
+        Raises:
+            TypeError: ``action`` is not an integer (numpy integers are fine).
+            ValueError: ``action`` is outside the action space.
+            IllegalActionError: the action is in range but not legal now.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action = self.validate_action(action)
+        try:
+            self.game_state.apply_action(action)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            EnvLogger.warn_on_illegal_move()
+            self.rewards = dict.fromkeys(AGENTS, 0.0)
+            self.rewards[agent] = ILLEGAL_ACTION_REWARD
+            self.infos[agent] = {"illegal_action": action}
+            self.terminations = dict.fromkeys(AGENTS, True)
+        else:
+            if self.game_state.is_terminal():
+                returns = self.game_state.returns()
+                self.rewards = {AGENTS[0]: returns[0], AGENTS[1]: returns[1]}
+                self.terminations = dict.fromkeys(AGENTS, True)
+            else:
+                self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards[agent] = 0.0
+        self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> np.ndarray | str | None:
+        """Draw the board: a window (human), an RGB array (rgb_array) or text (ansi)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
+            return None
+        from connectn_env import render  # lazy: pygame is only imported when drawing
+
+        if self.render_mode == "ansi":
+            return render.render_ansi(self.game_state)
+        if self._renderer is None:
+            self._renderer = render.PygameRenderer(self.game)
+        if self.render_mode == "rgb_array":
+            return self._renderer.rgb_array(self.game_state)
+        self._renderer.show(
+            self.game_state,
+            caption=self.metadata["name"],
+            fps=self.metadata["render_fps"],
+        )
+        return None
+
+    def close(self) -> None:
+        """Close the window if one is open; safe to call more than once."""
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None
+
+    # --- helpers -----------------------------------------------------------------------
+
+    def validate_action(self, action: Any) -> int:
+        """Return ``action`` as an int if it is an integer in the action space.
+
+        Raises:
+            TypeError: ``action`` is not an integer (None, float, str, bool...).
+            ValueError: ``action`` is outside ``[0, num_actions)``.
+        """
+        if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+            action = action.item()
+        if isinstance(action, bool) or not isinstance(action, numbers.Integral):
+            raise TypeError(
+                f"action must be an int in [0, {self.game.num_actions}) for "
+                f"{self.agent_selection}, got {action!r} of type {type(action).__name__}"
+            )
+        action = int(action)
+        if not 0 <= action < self.game.num_actions:
+            raise ValueError(
+                f"action {action} is outside the action space: actions are 0 to "
+                f"{self.game.num_actions - 1}"
+            )
+        return action
+
+    def _start_game(self) -> None:
+        self.game_state: GameState = self.game.new_initial_state()
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos = {a: {} for a in AGENTS}
+        self.agent_selection = AGENTS[0]
+
+    def _check_agent(self, agent: Any) -> str:
+        if agent not in AGENTS:
+            raise ValueError(f"agent must be one of {', '.join(AGENTS)}, got {agent!r}")
+        return agent
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_renderer"] = None  # pygame surfaces cannot be copied or pickled
+        return state
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.game!r}, render_mode={self.render_mode!r})"
+
+
+def wrap_classic(raw: BoardGameEnv) -> AECEnv:
+    """Wrap ``raw`` like PettingZoo's classic envs: call order is enforced (reset first).
+
+    ``raw`` should be built with ``illegal_action="lose"`` for the classic convention.
+    """
+    return wrappers.OrderEnforcingWrapper(raw)
+
+
+__all__ = [
+    "AGENTS",
+    "ILLEGAL_ACTION_MODES",
+    "RENDER_MODES",
+    "BoardGameEnv",
+    "IllegalActionError",
+    "wrap_classic",
+]
