@@ -5,46 +5,76 @@ from __future__ import annotations
 from connectn_env.games import GameState, column_label
 from connectn_env.games.layout import KIND_HEX
 
-_STONES = {0: ".", 1: "X", 2: "O"}
+STONE_CHARS = {0: ".", 1: "X", 2: "O"}
 
 
 def render_ansi(state: GameState) -> str:
-    """The board as text: column letters (numbers for gravity games) on top, row numbers
-    on the left, ``X`` for player_0 and ``O`` for player_1, the last move in brackets, the
-    winning line or chain in lowercase, and a status line."""
+    """The board as text, then a status line.
+
+    Column letters (numbers ``1..cols`` for gravity games) are on top and row numbers
+    ``1..rows`` on the left, so ``a1`` is the top-left cell. ``X`` is player_0 and ``O``
+    player_1; the last move is in brackets (``[X]``) and the cells of the winning line or
+    chain are lowercase (``x``, ``o``). Hex rows are shifted right by half a cell per row,
+    which draws OpenSpiel's rhombus.
+
+    Raises:
+        TypeError: ``state`` is not a :class:`~connectn_env.games.GameState`.
+    """
+    if not isinstance(state, GameState):
+        raise TypeError(f"state must be a GameState, got {type(state).__name__}")
     game = state.game
     board = state.board
     last = state.last_move_cell()
     winning = set(state.winning_cells())
-    hex_board = game.kind == KIND_HEX
-    width = len(str(game.rows))
     if game.gravity:
         labels = [str(c + 1) for c in range(game.cols)]
     else:
         labels = [column_label(c) for c in range(game.cols)]
-    cell_width = max(len(label) for label in labels) + 2
-    lines = [" " * (width + 1) + "".join(label.center(cell_width) for label in labels)]
+    label_width = max(len(label) for label in labels)
+    # A mark is followed by at least one space, so brackets around it never cover another mark.
+    pitch = label_width + 1
+    shift = 0
+    if game.kind == KIND_HEX:
+        pitch += pitch % 2  # an even pitch: half a cell is a whole number of characters
+        shift = pitch // 2
+    row_width = 0 if game.gravity else len(str(game.rows))
+    first = row_width + label_width  # column of the first mark; leaves room for a "["
+
+    def mark_column(row: int, col: int) -> int:
+        return first + row * shift + col * pitch
+
+    width = mark_column(game.rows - 1, game.cols - 1) + 2
+    header = [" "] * width
+    for c, label in enumerate(labels):
+        end = mark_column(0, c) + 1  # labels end above the marks of the first row
+        header[end - len(label) : end] = label
+    lines = ["".join(header).rstrip()]
     for r in range(game.rows):
-        cells = []
+        line = [" "] * width
+        if not game.gravity:
+            line[:row_width] = str(r + 1).rjust(row_width)
         for c in range(game.cols):
-            mark = _STONES[int(board[r, c])]
-            if (r, c) in winning:
-                mark = mark.lower()
-            cells.append(f"[{mark}]" if (r, c) == last else f" {mark} ")
-        indent = " " * r if hex_board else ""
-        row_label = "" if game.gravity else str(r + 1)
-        lines.append(
-            f"{row_label:>{width}} {indent}" + "".join(x.center(cell_width) for x in cells)
-        )
-    lines.append(_status(state))
+            x = mark_column(r, c)
+            mark = STONE_CHARS[int(board[r, c])]
+            line[x] = mark.lower() if (r, c) in winning else mark
+            if (r, c) == last:
+                line[x - 1], line[x + 1] = "[", "]"
+        lines.append("".join(line).rstrip())
+    lines.append(status_text(state))
     return "\n".join(lines)
 
 
-def _status(state: GameState) -> str:
+def status_text(state: GameState, names: tuple[str, str] = ("X", "O")) -> str:
+    """One line: who is to move, who won after how many moves, or a draw."""
+    moves = state.move_number
+    after = f"after {moves} move{'' if moves == 1 else 's'}"
     winner = state.winner
     if winner is not None:
-        return f"player_{winner} ({_STONES[winner + 1]}) wins after {state.move_number} moves"
+        return f"player_{winner} ({names[winner]}) wins {after}"
     if state.is_terminal():
-        return f"draw after {state.move_number} moves"
+        return f"draw {after}"
     player = state.current_player()
-    return f"player_{player} ({_STONES[player + 1]}) to move"
+    return f"player_{player} ({names[player]}) to move"
+
+
+__all__ = ["STONE_CHARS", "render_ansi", "status_text"]
