@@ -9,7 +9,11 @@ from connectn_env.games import ConnectNGame, GomokuGame, HexGame, connect_four, 
 CASES = [
     (connect_four, "connect_four", {}),
     (tictactoe, "tic_tac_toe", {}),
-    (lambda: ConnectNGame(rows=5, cols=4, n=3), "connect_four", {"rows": 5, "columns": 4, "x_in_row": 3}),
+    (
+        lambda: ConnectNGame(rows=5, cols=4, n=3),
+        "connect_four",
+        {"rows": 5, "columns": 4, "x_in_row": 3},
+    ),
     (lambda: HexGame(size=5), "hex", {"board_size": 5}),
     (lambda: HexGame(size=4, swap=True), "hex", {"board_size": 4, "swap": True}),
     (lambda: HexGame(rows=3, cols=5), "hex", {"num_rows": 3, "num_cols": 5}),

@@ -116,11 +116,22 @@ class BoardGameEnv(AECEnv):
 
         Raises:
             TypeError: ``action`` is not an integer (numpy integers are fine).
-            ValueError: ``action`` is outside the action space.
+            ValueError: ``action`` is outside the action space, or is not None for an
+                agent that is done, or every agent is done (call ``reset()``).
             IllegalActionError: the action is in range but not legal now.
         """
         agent = self.agent_selection
+        if agent not in self.agents:
+            raise ValueError(
+                f"the game is over and every agent is done: call reset() before step() "
+                f"(got action {action!r})"
+            )
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ValueError(
+                    f"{agent} is done (the game is over): the only valid action is None, "
+                    f"got {action!r}"
+                )
             self._was_dead_step(action)
             return
         action = self.validate_action(action)
