@@ -1,0 +1,305 @@
+"""The search tree as preallocated arrays, and the compiled functions that grow, score and
+back it up. Both search paths (native and generic) and every agent (UCT, RAVE, PUCT) use
+these functions; nothing here knows about games or environments.
+
+Layout (struct of arrays, one column per node, node 0 is the root):
+
+- ``ints`` (int32, ``(NUM_INT_FIELDS, max_nodes)``): parent, action leading to the node,
+  first child and child count (children are contiguous), player to move at the node
+  (``NO_PLAYER`` until the node is expanded), solver status, visits, AMAF visits.
+- ``floats`` (float64, ``(NUM_FLOAT_FIELDS, max_nodes)``): value sum, prior, AMAF value sum.
+  Values are from the point of view of the node's *mover* (the player to move at its parent;
+  for the root, the opponent of the player to move), in [-1, 1].
+- ``meta`` (int64, ``(NUM_META,)``): nodes in use, whether the node limit was hit, the
+  RAVE epoch counter.
+
+Solver statuses are also from the mover's point of view. A reward is always passed as
+``r0``, the result for player 0 (two-player zero-sum: player 1 gets ``-r0``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from connectn_env.games.kernels import random_below
+
+# ints rows
+I_PARENT = 0
+I_ACTION = 1
+I_FIRST = 2
+I_COUNT = 3
+I_PLAYER = 4
+I_SOLVED = 5
+I_VISITS = 6
+I_AMAF_N = 7
+NUM_INT_FIELDS = 8
+# floats rows
+F_VALUE = 0
+F_PRIOR = 1
+F_AMAF = 2
+NUM_FLOAT_FIELDS = 3
+# meta entries
+M_NODES = 0
+M_FULL = 1
+M_EPOCH = 2
+NUM_META = 3
+
+NO_PLAYER = -1
+# Solver status of a node, for its mover.
+UNSOLVED = 0
+WIN = 1
+LOSS = 2
+DRAW = 3
+# Selection formulas.
+MODE_UCT = 0
+MODE_PUCT = 1
+MODE_RAVE = 2
+
+
+def new_tree(max_nodes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Allocate the ``(ints, floats, meta)`` buffers of a tree with room for ``max_nodes``.
+
+    Pages are only touched when nodes are used, so a large bound costs no memory up front.
+    """
+    ints = np.zeros((NUM_INT_FIELDS, max_nodes), dtype=np.int32)
+    floats = np.zeros((NUM_FLOAT_FIELDS, max_nodes), dtype=np.float64)
+    meta = np.zeros(NUM_META, dtype=np.int64)
+    return ints, floats, meta
+
+
+@njit(cache=True)
+def tree_reset(ints, floats, meta, player):
+    """Make the tree a single unexpanded root with ``player`` to move."""
+    meta[M_NODES] = 1
+    meta[M_FULL] = 0
+    for f in range(ints.shape[0]):
+        ints[f, 0] = 0
+    for f in range(floats.shape[0]):
+        floats[f, 0] = 0.0
+    ints[I_PARENT, 0] = -1
+    ints[I_ACTION, 0] = -1
+    ints[I_PLAYER, 0] = player
+
+
+@njit(cache=True)
+def shuffle_together(actions, priors, count, rng):
+    """Shuffle ``actions[:count]`` and ``priors[:count]`` with the same permutation."""
+    for i in range(count - 1, 0, -1):
+        j = random_below(rng, i + 1)
+        a = actions[i]
+        actions[i] = actions[j]
+        actions[j] = a
+        p = priors[i]
+        priors[i] = priors[j]
+        priors[j] = p
+
+
+@njit(cache=True)
+def expand(ints, floats, meta, node, player, actions, priors, count):
+    """Give ``node`` (``player`` to move) one child per action; False if the tree is full."""
+    ints[I_PLAYER, node] = player
+    first = meta[M_NODES]
+    if first + count > ints.shape[1]:
+        meta[M_FULL] = 1
+        return False
+    for i in range(count):
+        child = first + i
+        for f in range(ints.shape[0]):
+            ints[f, child] = 0
+        ints[I_PARENT, child] = node
+        ints[I_ACTION, child] = actions[i]
+        ints[I_PLAYER, child] = NO_PLAYER
+        floats[F_VALUE, child] = 0.0
+        floats[F_PRIOR, child] = priors[i]
+        floats[F_AMAF, child] = 0.0
+    ints[I_FIRST, node] = first
+    ints[I_COUNT, node] = count
+    meta[M_NODES] = first + count
+    return True
+
+
+@njit(cache=True)
+def select_child(ints, floats, node, mode, exploration, rave_equivalence):
+    """The child to descend into: a proven win at once, never a proven loss if avoidable.
+
+    ``MODE_UCT``: ``Q + c sqrt(ln N / n)``, unvisited children first.
+    ``MODE_RAVE``: ``(1 - b) Q + b Q_amaf + c sqrt(ln N / n)`` with
+    ``b = sqrt(k / (3 N + k))`` (Gelly and Silver's MC-RAVE schedule; ``k`` is
+    ``rave_equivalence``); an unvisited child with AMAF data is scored by ``Q_amaf`` alone.
+    ``MODE_PUCT``: ``Q + c P sqrt(N) / (1 + n)`` with ``Q = 0`` for unvisited children.
+    """
+    first = ints[I_FIRST, node]
+    parent_visits = max(ints[I_VISITS, node], 1)
+    log_n = math.log(parent_visits)
+    sqrt_n = math.sqrt(parent_visits)
+    beta = math.sqrt(rave_equivalence / (3.0 * parent_visits + rave_equivalence))
+    best = -1
+    best_score = -math.inf
+    for child in range(first, first + ints[I_COUNT, node]):
+        status = ints[I_SOLVED, child]
+        if status == WIN:
+            return child
+        if status == LOSS:
+            continue
+        n = ints[I_VISITS, child]
+        q = floats[F_VALUE, child] / n if n > 0 else 0.0
+        if mode == MODE_PUCT:
+            score = q + exploration * floats[F_PRIOR, child] * sqrt_n / (1.0 + n)
+        elif mode == MODE_RAVE and ints[I_AMAF_N, child] > 0:
+            q_amaf = floats[F_AMAF, child] / ints[I_AMAF_N, child]
+            if n == 0:
+                score = q_amaf + exploration * math.sqrt(log_n)
+            else:
+                score = (1.0 - beta) * q + beta * q_amaf + exploration * math.sqrt(log_n / n)
+        elif n == 0:
+            return child
+        else:
+            score = q + exploration * math.sqrt(log_n / n)
+        if score > best_score:
+            best_score = score
+            best = child
+    return first if best == -1 else best
+
+
+@njit(cache=True)
+def mover_of(ints, node):
+    """The player who made the move into ``node`` (for the root: the opponent of its player)."""
+    parent = ints[I_PARENT, node]
+    if parent < 0:
+        return 1 - ints[I_PLAYER, node]
+    return ints[I_PLAYER, parent]
+
+
+@njit(cache=True)
+def backup(ints, floats, node, r0):
+    """Add one visit with result ``r0`` (for player 0) to ``node`` and its ancestors."""
+    while node >= 0:
+        parent = ints[I_PARENT, node]
+        ints[I_VISITS, node] += 1
+        floats[F_VALUE, node] += r0 if mover_of(ints, node) == 0 else -r0
+        node = parent
+
+
+@njit(cache=True)
+def solved_r0(ints, node):
+    """The exact result for player 0 of a solved node."""
+    status = ints[I_SOLVED, node]
+    if status == DRAW:
+        return 0.0
+    value = 1.0 if status == WIN else -1.0
+    return value if mover_of(ints, node) == 0 else -value
+
+
+@njit(cache=True)
+def _status_of_children(ints, node):
+    """Solver status of ``node`` for the player to move there, from its children."""
+    first = ints[I_FIRST, node]
+    count = ints[I_COUNT, node]
+    if count == 0:
+        return UNSOLVED
+    any_draw = False
+    any_open = False
+    for child in range(first, first + count):
+        status = ints[I_SOLVED, child]
+        if status == WIN:
+            return WIN
+        any_open |= status == UNSOLVED
+        any_draw |= status == DRAW
+    if any_open:
+        return UNSOLVED
+    return DRAW if any_draw else LOSS
+
+
+@njit(cache=True)
+def mark_terminal(ints, node, r0):
+    """Record a terminal ``node`` with result ``r0`` and propagate proofs to its ancestors."""
+    mover = mover_of(ints, node)
+    value = r0 if mover == 0 else -r0
+    ints[I_SOLVED, node] = WIN if value > 0 else (LOSS if value < 0 else DRAW)
+    node = ints[I_PARENT, node]
+    while node >= 0:
+        status = _status_of_children(ints, node)
+        if status == UNSOLVED:
+            return
+        if status != DRAW and mover_of(ints, node) != ints[I_PLAYER, node]:
+            status = LOSS if status == WIN else WIN
+        ints[I_SOLVED, node] = status
+        node = ints[I_PARENT, node]
+
+
+@njit(cache=True)
+def rave_update(ints, floats, meta, stamp, path, depth, moves, players, start, end, r0):
+    """AMAF update after one simulation.
+
+    ``path[:depth + 1]`` are the nodes from the root to the leaf; ``moves[start:end]`` are
+    all moves of the simulation (``moves[start + i]`` leaves ``path[i]``), made by
+    ``players[start:end]``. A child of ``path[i]`` whose action its player made at any
+    later point gets an AMAF visit. ``stamp`` is an int64 ``(2, num_actions)`` work array.
+    """
+    meta[M_EPOCH] += 1
+    epoch = meta[M_EPOCH]
+    for j in range(start + depth, end):
+        stamp[players[j], moves[j]] = epoch
+    for i in range(depth - 1, -1, -1):
+        stamp[players[start + i], moves[start + i]] = epoch
+        node = path[i]
+        player = ints[I_PLAYER, node]
+        reward = r0 if player == 0 else -r0
+        first = ints[I_FIRST, node]
+        for child in range(first, first + ints[I_COUNT, node]):
+            if stamp[player, ints[I_ACTION, child]] == epoch:
+                ints[I_AMAF_N, child] += 1
+                floats[F_AMAF, child] += reward
+
+
+@njit(cache=True)
+def best_root_child(ints, floats):
+    """The move to play: a proven win, else the most visited child that is not a proven loss."""
+    first = ints[I_FIRST, 0]
+    best = -1
+    best_key = -math.inf
+    for child in range(first, first + ints[I_COUNT, 0]):
+        status = ints[I_SOLVED, child]
+        if status == WIN:
+            return child
+        n = ints[I_VISITS, child]
+        q = floats[F_VALUE, child] / n if n > 0 else -1.0
+        # visits first, mean value breaks ties; proven losses only if nothing else is left
+        key = n + 0.5 * (q + 1.0) / 2.0 - (1e12 if status == LOSS else 0.0)
+        if key > best_key:
+            best_key = key
+            best = child
+    return best
+
+
+@njit(cache=True)
+def compact_subtree(ints, floats, root, new_ints, new_floats, new_meta):
+    """Copy the subtree under ``root`` into the new buffers (breadth first, children kept
+    contiguous); ``root`` becomes node 0. Returns the number of nodes copied."""
+    for f in range(ints.shape[0]):
+        new_ints[f, 0] = ints[f, root]
+    for f in range(floats.shape[0]):
+        new_floats[f, 0] = floats[f, root]
+    new_ints[I_PARENT, 0] = -1
+    new_ints[I_ACTION, 0] = -1
+    size = 1
+    head = 0
+    while head < size:
+        old = new_ints[I_FIRST, head]
+        count = new_ints[I_COUNT, head]
+        if count > 0:
+            new_ints[I_FIRST, head] = size
+            for i in range(count):
+                for f in range(ints.shape[0]):
+                    new_ints[f, size + i] = ints[f, old + i]
+                for f in range(floats.shape[0]):
+                    new_floats[f, size + i] = floats[f, old + i]
+                new_ints[I_PARENT, size + i] = head
+            size += count
+        head += 1
+    new_meta[M_NODES] = size
+    new_meta[M_FULL] = 0
+    return size

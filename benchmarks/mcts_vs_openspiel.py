@@ -1,0 +1,136 @@
+"""Simulations per second: MCTSAgent against OpenSpiel's MCTSBot, in one process.
+
+Native path: UCT, c = 1.4, one random roll-out per simulation, 20,000 simulations from the
+empty board, one thread, on Connect Four, Gomoku 15x15 and Hex 11x11, against OpenSpiel's C++
+``pyspiel.MCTSBot``. Generic path: MCTSAgent on PettingZoo's ``tictactoe_v3`` against
+OpenSpiel's Python ``MCTSBot`` on ``tic_tac_toe``. Also the compile cost: cold (empty numba
+cache, measured in a subprocess) and first move vs later moves with a warm cache.
+
+Usage: ``python benchmarks/mcts_vs_openspiel.py [--repeats 3] [--simulations 20000]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import mcts as py_mcts
+
+from agents import MCTSAgent
+from connectn_env import connect_n_v0, gomoku_v0, hex_v0
+
+GAMES = {
+    "connect_four": (lambda: connect_n_v0.env(), "connect_four"),
+    "gomoku 15x15": (lambda: gomoku_v0.env(size=15), "gomoku(size=15)"),
+    "hex 11x11": (lambda: hex_v0.env(size=11), "hex(board_size=11)"),
+}
+
+FIRST_MOVE_SCRIPT = """
+import time
+t0 = time.perf_counter()
+from agents import MCTSAgent
+from connectn_env import connect_n_v0
+env = connect_n_v0.env(); env.reset()
+agent = MCTSAgent(simulations={sims}, seed=0, reuse_tree=False)
+t1 = time.perf_counter(); agent.act(env); t2 = time.perf_counter()
+later = []
+for _ in range(3):
+    s = time.perf_counter(); agent.act(env); later.append(time.perf_counter() - s)
+print(t2 - t1, sorted(later)[1])
+"""
+
+
+def ours(make_env, simulations: int) -> float:
+    env = make_env()
+    env.reset()
+    agent = MCTSAgent(simulations=simulations, exploration=1.4, reuse_tree=False, seed=0)
+    agent.act(env)  # compile / load the cache
+    start = time.perf_counter()
+    result = agent.search(env)
+    return result.simulations / (time.perf_counter() - start)
+
+
+def openspiel_cpp(game_string: str, simulations: int) -> float:
+    game = pyspiel.load_game(game_string)
+    bot = pyspiel.MCTSBot(
+        game, pyspiel.RandomRolloutEvaluator(1, 0), 1.4, simulations, 1000, False, 0, False
+    )
+    state = game.new_initial_state()
+    start = time.perf_counter()
+    bot.step(state)
+    return simulations / (time.perf_counter() - start)
+
+
+def generic_ttt(simulations: int) -> tuple[float, float]:
+    from pettingzoo.classic import tictactoe_v3
+
+    env = tictactoe_v3.env()
+    env.reset()
+    agent = MCTSAgent(simulations=simulations, reuse_tree=False, seed=0)
+    start = time.perf_counter()
+    ours_rate = agent.search(env).simulations / (time.perf_counter() - start)
+    game = pyspiel.load_game("tic_tac_toe")
+    bot = py_mcts.MCTSBot(
+        game, 1.4, simulations, py_mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+        random_state=np.random.RandomState(0),
+    )  # fmt: skip
+    start = time.perf_counter()
+    bot.step(game.new_initial_state())
+    return ours_rate, simulations / (time.perf_counter() - start)
+
+
+def run_script(script: str, env: dict[str, str]) -> list[float]:
+    out = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+    )
+    return [float(x) for x in out.stdout.split()]
+
+
+def compile_costs(simulations: int) -> tuple[float, float, float]:
+    """(cold first move, warm-cache first move, later move) in seconds."""
+    script = FIRST_MOVE_SCRIPT.format(sims=simulations)
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        cold, _ = run_script(script, env)
+        warm, later = run_script(script, env)
+    return cold, warm, later
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--simulations", type=int, default=20_000)
+    parser.add_argument("--skip-compile", action="store_true")
+    args = parser.parse_args()
+    print("| game | MCTSAgent sims/s | OpenSpiel C++ MCTSBot sims/s | ratio |")
+    print("|---|---:|---:|---:|")
+    for name, (make_env, game_string) in GAMES.items():
+        a = statistics.median(ours(make_env, args.simulations) for _ in range(args.repeats))
+        b = statistics.median(
+            openspiel_cpp(game_string, args.simulations) for _ in range(args.repeats)
+        )
+        print(f"| {name} | {a:,.0f} | {b:,.0f} | {a / b:.1f}x |")
+    pairs = [generic_ttt(2000) for _ in range(args.repeats)]
+    a = statistics.median(p[0] for p in pairs)
+    b = statistics.median(p[1] for p in pairs)
+    print(
+        f"| tic-tac-toe, generic path (PettingZoo tictactoe_v3) vs OpenSpiel Python MCTSBot "
+        f"| {a:,.0f} | {b:,.0f} | {a / b:.1f}x |"
+    )
+    if not args.skip_compile:
+        cold, warm, later = compile_costs(args.simulations)
+        print(
+            f"\ncompile: cold first move {cold:.2f} s; warm cache: first move {warm:.3f} s, "
+            f"later moves {later:.3f} s (extra {warm - later:.3f} s)"
+        )
+
+
+if __name__ == "__main__":
+    main()
