@@ -17,13 +17,16 @@ from connectn_env.games import (
     connect_four,
     tictactoe,
 )
+from connectn_env.gym.registration import GYM_ENVS, register_gym_envs
 from connectn_env.registration import PETTINGZOO_ENVS, register_pettingzoo_envs
 
 register_pettingzoo_envs()
+register_gym_envs()
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "GYM_ENVS",
     "PETTINGZOO_ENVS",
     "TERMINAL_PLAYER",
     "BoardGame",

@@ -53,3 +53,17 @@ def test_readme_python_examples_run(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     for line, code in blocks:
         # Padding keeps README line numbers in tracebacks.
         exec(compile("\n" * (line - 1) + code, str(README), "exec"), namespace)
+
+
+def _bash_block_after(markdown: str, heading: str) -> str:
+    start = markdown.index(heading)
+    match = re.search(r"```bash\n(.*?)\n```", markdown[start:], re.S)
+    assert match, f"no bash block after {heading!r}"
+    return match.group(1).strip()
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    """.ci/run must run exactly the README's test command, so the two cannot drift."""
+    command = _bash_block_after(README.read_text(encoding="utf-8"), "Tests (")
+    ci_script = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
+    assert command in ci_script.splitlines()

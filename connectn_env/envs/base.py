@@ -6,7 +6,6 @@ each game module only builds its :class:`~connectn_env.games.BoardGame`.
 
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
 import gymnasium
@@ -17,7 +16,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from connectn_env.games import BoardGame, GameState, IllegalActionError
-from connectn_env.games.validation import require_choice
+from connectn_env.games.validation import require_action, require_choice
 
 AGENTS = ("player_0", "player_1")
 RENDER_MODES = ("human", "rgb_array", "ansi")
@@ -195,20 +194,7 @@ class BoardGameEnv(AECEnv):
             TypeError: ``action`` is not an integer (None, float, str, bool...).
             ValueError: ``action`` is outside ``[0, num_actions)``.
         """
-        if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-            action = action.item()
-        if isinstance(action, bool) or not isinstance(action, numbers.Integral):
-            raise TypeError(
-                f"action must be an int in [0, {self.game.num_actions}) for "
-                f"{self.agent_selection}, got {action!r} of type {type(action).__name__}"
-            )
-        action = int(action)
-        if not 0 <= action < self.game.num_actions:
-            raise ValueError(
-                f"action {action} is outside the action space: actions are 0 to "
-                f"{self.game.num_actions - 1}"
-            )
-        return action
+        return require_action(action, self.game.num_actions, self.agent_selection)
 
     def _start_game(self) -> None:
         self.game_state: GameState = self.game.new_initial_state()

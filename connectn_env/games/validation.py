@@ -5,6 +5,8 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
+import numpy as np
+
 
 def require_int(name: str, value: Any, low: int | None = None, high: int | None = None) -> int:
     """Return ``value`` as an int if it is an integer (not a bool) within [low, high].
@@ -20,6 +22,31 @@ def require_int(name: str, value: Any, low: int | None = None, high: int | None 
         bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
         raise ValueError(f"{name} must be {bounds}, got {value}")
     return value
+
+
+def require_action(action: Any, num_actions: int, who: str = "") -> int:
+    """Return ``action`` as an int if it is an integer in ``[0, num_actions)``.
+
+    numpy integers and 0-d integer arrays are accepted; ``who`` names the mover in messages.
+
+    Raises:
+        TypeError: ``action`` is not an integer (None, float, str, bool...).
+        ValueError: ``action`` is outside ``[0, num_actions)``.
+    """
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action.item()
+    if isinstance(action, bool) or not isinstance(action, numbers.Integral):
+        mover = f" for {who}" if who else ""
+        raise TypeError(
+            f"action must be an int in [0, {num_actions}){mover}, got {action!r} "
+            f"of type {type(action).__name__}"
+        )
+    action = int(action)
+    if not 0 <= action < num_actions:
+        raise ValueError(
+            f"action {action} is outside the action space: actions are 0 to {num_actions - 1}"
+        )
+    return action
 
 
 def require_bool(name: str, value: Any) -> bool:

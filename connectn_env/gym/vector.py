@@ -1,0 +1,409 @@
+"""Native batched vector env: N boards stepped together in compiled code."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from connectn_env.games import BoardGame, GameState, IllegalActionError
+from connectn_env.games.kernels import xorshift_next
+from connectn_env.games.validation import require_choice, require_int
+from connectn_env.gym import vector_kernels as vk
+from connectn_env.gym.opponents import (
+    MCTSOpponent,
+    Opponent,
+    RandomOpponent,
+    make_opponent,
+    play_reply,
+)
+from connectn_env.gym.single_agent import (
+    ILLEGAL_ACTION_MODES,
+    LEARNER_SIDES,
+    check_learner_side,
+)
+
+VECTOR_RENDER_MODES = ("rgb_array", "ansi")
+AUTORESET_MODES = (AutoresetMode.NEXT_STEP.value, AutoresetMode.SAME_STEP.value)
+_SEED_BOUND = 2**63
+
+
+class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` copies of :class:`~connectn_env.gym.single_agent.BoardGameGymEnv` in one
+    int32 array, stepped by compiled kernels.
+
+    Observations are int8 (num_envs, rows, cols, 2), actions an int array (num_envs,),
+    rewards float64, terminations bool, truncations always False. ``info["action_mask"]``
+    and :meth:`action_masks` give the int8 (num_envs, num_actions) masks. The random
+    opponent and the ``"mcts"`` opponent (a fresh compiled UCT search per move, from
+    ``agents.native``, when opponent_kwargs only sets ``simulations``, ``exploration``,
+    ``max_nodes`` or ``reuse_tree``) play inside compiled code; other opponents (agents,
+    callables, ``"mcts"`` with RAVE or a time limit) are called from Python for the boards
+    where they move.
+
+    Autoreset follows Gymnasium 1.x: ``"NextStep"`` (default; the step after an episode
+    ends resets that board, its action is ignored and its reward is 0) or ``"SameStep"``
+    (the board is reset in the step that ends the episode; ``info["final_obs"]`` and
+    ``info["final_info"]`` hold the last observation and info).
+
+    The randomness (side choice, compiled opponents) comes from a per-board xorshift
+    generator seeded by ``reset(seed=s)`` with ``s + i`` for board ``i``: reproducible,
+    but not the same stream as the single-agent env's.
+
+    Args:
+        game: The rules and parameters.
+        num_envs: Number of boards, at least 1.
+        opponent, opponent_kwargs, learner_side, illegal_action: As for
+            :class:`~connectn_env.gym.single_agent.BoardGameGymEnv`; an agent or callable
+            opponent is shared by all boards.
+        render_mode: ``"rgb_array"``, ``"ansi"`` (a tuple with one frame per board) or None.
+        autoreset_mode: ``"NextStep"`` (default) or ``"SameStep"`` (or the
+            ``gymnasium.vector.AutoresetMode`` members).
+    """
+
+    def __init__(
+        self,
+        game: BoardGame,
+        *,
+        num_envs: int = 1,
+        opponent: Any = "random",
+        opponent_kwargs: dict[str, Any] | None = None,
+        learner_side: str = "first",
+        illegal_action: str = "lose",
+        render_mode: str | None = None,
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+    ) -> None:
+        if not isinstance(game, BoardGame):
+            raise TypeError(f"game must be a BoardGame, got {type(game).__name__}")
+        self.num_envs = require_int("num_envs", num_envs, 1)
+        self.learner_side = require_choice("learner_side", learner_side, LEARNER_SIDES)
+        check_learner_side(game, learner_side)
+        self.illegal_action = require_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        if render_mode is not None:
+            require_choice("render_mode", render_mode, VECTOR_RENDER_MODES)
+        if isinstance(autoreset_mode, AutoresetMode):
+            autoreset_mode = autoreset_mode.value
+        self.autoreset_mode = AutoresetMode(
+            require_choice("autoreset_mode", autoreset_mode, AUTORESET_MODES)
+        )
+        self._mcts, self._opponents = _reply_plan(opponent, opponent_kwargs, game, self.num_envs)
+        self._tree = None  # MCTS tree buffers, allocated on first use
+        self.game = game
+        self.render_mode = render_mode
+        self.metadata = {
+            "render_modes": list(VECTOR_RENDER_MODES),
+            "autoreset_mode": self.autoreset_mode,
+        }
+        self.single_observation_space = spaces.Box(
+            0, 1, shape=(game.rows, game.cols, 2), dtype=np.int8
+        )
+        self.single_action_space = spaces.Discrete(game.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        n = self.num_envs
+        self._params = game.params
+        self._initial = game.new_initial_state().data
+        self._side_mode = (
+            vk.SIDE_RANDOM if learner_side == "random" else LEARNER_SIDES.index(learner_side)
+        )
+        self._states = np.tile(self._initial, (n, 1))
+        self._learner = np.zeros(n, dtype=np.int8)
+        self._over = np.zeros(n, dtype=np.bool_)
+        self._scratch = np.zeros(game.num_actions, dtype=np.int64)
+        self._masks = np.zeros((n, game.num_actions), dtype=np.int8)
+        self._renderer = None
+        self._rngs = np.random.SeedSequence().generate_state(n, np.uint64) | np.uint64(1)
+
+    # --- Gymnasium API ------------------------------------------------------------------
+
+    def reset(
+        self,
+        *,
+        seed: int | list[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset every board, or those in ``options["reset_mask"]`` (bool array (num_envs,)).
+
+        Args:
+            seed: None, an int ``s`` (board ``i`` gets ``s + i``) or a list of num_envs
+                ints or Nones; a board without a seed continues its generator.
+            options: None or ``{"reset_mask": mask}``.
+        """
+        which = self._reset_mask(options)
+        seeds = self._board_seeds(seed)
+        super().reset(seed=seed if isinstance(seed, int) else None)
+        for i, board_seed in enumerate(seeds):
+            if which[i] and board_seed is not None:
+                self._rngs[i] = _rng_state(board_seed)
+        self._start_boards(which)
+        self._over[which] = False
+        obs = self._observe()
+        return obs, {"action_mask": self._masks.copy(), "_action_mask": which.copy()}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Play one learner action per board (and the opponent's replies); autoreset.
+
+        Raises:
+            TypeError: ``actions`` is not an integer array.
+            ValueError: wrong shape, or an action outside the action space.
+            IllegalActionError: with ``illegal_action="raise"``, a masked-out action (no
+                board is changed).
+        """
+        actions = self._validate_actions(actions)
+        n = self.num_envs
+        rewards = np.zeros(n, dtype=np.float64)
+        terminated = np.zeros(n, dtype=np.bool_)
+        illegal = np.zeros(n, dtype=np.bool_)
+        reply = np.zeros(n, dtype=np.bool_)
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            starting = self._over.copy()
+        else:
+            starting = np.zeros(n, dtype=np.bool_)
+        moving = ~starting
+        if self.illegal_action == "raise":
+            bad = vk.first_illegal(self._params, self._states, actions, moving)
+            if bad >= 0:
+                raise IllegalActionError(
+                    f"action {actions[bad]} of board {bad} is illegal; legal actions: "
+                    f"{np.flatnonzero(self._masks[bad]).tolist()}"
+                )
+        with self._restored_on_error():
+            opens = self._start_boards(starting, reply_later=True)
+            vk.learner_moves(
+                self._params,
+                self._states,
+                actions,
+                self._learner,
+                moving,
+                rewards,
+                terminated,
+                illegal,
+                reply,
+            )
+            self._replies(reply | opens)
+        vk.score_replies(self._states, self._learner, reply, rewards, terminated)
+        self._over = terminated.copy()
+        obs = self._observe()
+        step_info = {"action_mask": self._masks.copy(), "_action_mask": np.ones(n, dtype=np.bool_)}
+        if illegal.any():
+            step_info["illegal_action"] = illegal
+            step_info["_illegal_action"] = illegal.copy()
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and terminated.any():
+            infos = self._same_step_reset(terminated, obs, step_info)
+            obs = self._observe()
+            infos["action_mask"] = self._masks.copy()
+        else:
+            infos = step_info
+        return obs, rewards, terminated, np.zeros(n, dtype=np.bool_), infos
+
+    def action_masks(self) -> np.ndarray:
+        """A new int8 (num_envs, num_actions) array of the learner's legal actions (all zeros
+        for a board whose episode is over)."""
+        return self._masks.copy()
+
+    def game_state(self, index: int) -> GameState:
+        """A copy of board ``index``'s position (a finished board stays readable until the
+        step that resets it)."""
+        index = require_int("index", index, 0, self.num_envs - 1)
+        return GameState(self.game, self._states[index].copy())
+
+    @property
+    def learners(self) -> np.ndarray:
+        """A new int8 array: the learner's player index on each board (0 moves first)."""
+        return self._learner.copy()
+
+    def render(self) -> tuple[np.ndarray | str, ...] | None:
+        """One frame per board: RGB arrays (rgb_array) or text (ansi)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; returning None")
+            return None
+        from connectn_env import render  # lazy: pygame is only imported when drawing
+
+        states = [self.game_state(i) for i in range(self.num_envs)]
+        if self.render_mode == "ansi":
+            return tuple(render.render_ansi(state) for state in states)
+        if self._renderer is None:
+            self._renderer = render.PygameRenderer(self.game)
+        return tuple(self._renderer.rgb_array(state) for state in states)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Release the renderer; ``close()`` may be called more than once."""
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None
+
+    # --- helpers -------------------------------------------------------------------------
+
+    def _start_boards(self, which: np.ndarray, *, reply_later: bool = False) -> np.ndarray:
+        """Empty the flagged boards, pick sides, reseed Python opponents; the opponent opens
+        now, or (``reply_later``) the returned flags say where it must."""
+        opens = np.zeros(self.num_envs, dtype=np.bool_)
+        if not which.any():
+            return opens
+        vk.reset_boards(
+            self._initial, self._states, self._learner, self._rngs, self._side_mode, which, opens
+        )
+        if self._opponents is not None:
+            for i in np.flatnonzero(which):
+                seed = int(xorshift_next(self._rngs[i : i + 1]) % np.uint64(_SEED_BOUND))
+                self._opponents[i].reset(seed)
+        if not reply_later:
+            self._replies(opens)
+        return opens
+
+    def _replies(self, which: np.ndarray) -> None:
+        """The opponent moves on the flagged boards."""
+        if self._mcts is not None:
+            from agents.tree import new_tree
+            from connectn_env.gym.mcts_replies import mcts_replies
+
+            simulations, exploration, max_nodes = self._mcts
+            if self._tree is None:
+                self._tree = new_tree(max_nodes)
+            mcts_replies(
+                self._params, self._states, which, self._rngs, simulations, exploration,
+                *self._tree,
+            )  # fmt: skip
+            return
+        if self._opponents is None:
+            vk.random_replies(self._params, self._states, which, self._rngs, self._scratch)
+            return
+        for i in np.flatnonzero(which):
+            # A view of the board's row: the opponent's move writes through.
+            play_reply(self._opponents[i], GameState(self.game, self._states[i]))
+
+    def _same_step_reset(
+        self, done: np.ndarray, obs: np.ndarray, step_info: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Reset the finished boards now; the infos carry their final observation and info."""
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        for i in np.flatnonzero(done):
+            final_obs[i] = obs[i].copy()
+        final_info = {key: value.copy() for key, value in step_info.items()}
+        for key in list(final_info):
+            if not key.startswith("_"):
+                final_info[key][~done] = 0
+                final_info[f"_{key}"] &= done
+        self._start_boards(done)
+        self._over[done] = False
+        return {
+            "final_obs": final_obs,
+            "_final_obs": done.copy(),
+            "final_info": final_info,
+            "_final_info": done.copy(),
+            "_action_mask": np.ones(self.num_envs, dtype=np.bool_),
+        }
+
+    def _observe(self) -> np.ndarray:
+        game = self.game
+        obs = np.empty((self.num_envs, game.rows, game.cols, 2), dtype=np.int8)
+        masks = np.empty((self.num_envs, game.num_actions), dtype=np.int8)
+        flat = obs.reshape(self.num_envs, -1)
+        vk.observe(self._params, self._states, self._learner, self._over, flat, masks)
+        self._masks = masks
+        return obs
+
+    def _validate_actions(self, actions: Any) -> np.ndarray:
+        array = np.asarray(actions)
+        if array.dtype.kind not in "iu":
+            raise TypeError(
+                f"actions must be an integer array of shape ({self.num_envs},), got dtype "
+                f"{array.dtype}"
+            )
+        if array.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), got shape {array.shape}")
+        num_actions = self.game.num_actions
+        if array.min() < 0 or array.max() >= num_actions:
+            bad = int(array[(array < 0) | (array >= num_actions)][0])
+            raise ValueError(
+                f"action {bad} is outside the action space: actions are 0 to {num_actions - 1}"
+            )
+        return array.astype(np.int64)
+
+    def _reset_mask(self, options: dict[str, Any] | None) -> np.ndarray:
+        if options is None or not options:
+            return np.ones(self.num_envs, dtype=np.bool_)
+        if not isinstance(options, dict) or set(options) != {"reset_mask"}:
+            raise ValueError(f"options must be None or {{'reset_mask': mask}}, got {options!r}")
+        mask = options["reset_mask"]
+        if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_:
+            raise TypeError("options['reset_mask'] must be a numpy bool array")
+        if mask.shape != (self.num_envs,) or not mask.any():
+            raise ValueError(
+                f"options['reset_mask'] must have shape ({self.num_envs},) and a True value, "
+                f"got {mask!r}"
+            )
+        return mask.copy()
+
+    def _board_seeds(self, seed: int | list[int | None] | None) -> list[int | None]:
+        if seed is None:
+            return [None] * self.num_envs
+        if isinstance(seed, int) and not isinstance(seed, bool):
+            return [seed + i for i in range(self.num_envs)]
+        if isinstance(seed, list | tuple) and len(seed) == self.num_envs:
+            for s in seed:
+                if s is not None and (isinstance(s, bool) or not isinstance(s, int)):
+                    raise TypeError(f"seeds must be ints or None, got {s!r}")
+            return list(seed)
+        raise ValueError(
+            f"seed must be None, an int or a list of {self.num_envs} ints or Nones, got {seed!r}"
+        )
+
+    @contextmanager
+    def _restored_on_error(self) -> Iterator[None]:
+        """Undo a step whose Python opponent failed (the random opponent cannot fail)."""
+        if self._opponents is None:  # compiled replies cannot fail
+            yield
+            return
+        saved = (self._states.copy(), self._learner.copy(), self._rngs.copy())
+        try:
+            yield
+        except Exception:
+            self._states, self._learner, self._rngs = saved
+            raise
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_renderer"] = None  # pygame surfaces cannot be copied or pickled
+        state["_tree"] = None  # scratch space, reallocated when needed
+        return state
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}({self.game!r}, num_envs={self.num_envs}, "
+            f"learner_side={self.learner_side!r})"
+        )
+
+
+def _reply_plan(
+    opponent: Any, opponent_kwargs: dict[str, Any] | None, game: BoardGame, num_envs: int
+) -> tuple[tuple[int, float, int] | None, list[Opponent] | None]:
+    """How the opponent replies: ``(mcts, adapters)``. Compiled random play: (None, None);
+    compiled UCT: ((simulations, exploration, max_nodes), None); else one adapter per board."""
+    first = make_opponent(opponent, opponent_kwargs, game)  # validates the arguments
+    if isinstance(first, RandomOpponent):
+        return None, None
+    if isinstance(first, MCTSOpponent):
+        from connectn_env.gym.mcts_replies import NATIVE_MCTS_KWARGS
+
+        if set(opponent_kwargs or {}) <= NATIVE_MCTS_KWARGS:
+            agent = first.agent
+            return (agent.simulations, agent.exploration, agent.max_nodes), None
+    others = [make_opponent(opponent, opponent_kwargs, game) for _ in range(num_envs - 1)]
+    return None, [first, *others]
+
+
+def _rng_state(seed: int) -> np.uint64:
+    """A non-zero xorshift state derived from ``seed``."""
+    return np.random.SeedSequence(seed).generate_state(1, np.uint64)[0] | np.uint64(1)
+
+
+__all__ = ["AUTORESET_MODES", "VECTOR_RENDER_MODES", "BoardGameVectorEnv"]
