@@ -8,6 +8,7 @@ Only the public AEC API is used: ``agent_selection``, ``observe``, ``infos``,
 from __future__ import annotations
 
 import copy
+import copyreg
 import types
 from typing import Any
 
@@ -77,13 +78,48 @@ def same_observation(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _is_env(obj: Any) -> bool:
-    from pettingzoo import AECEnv
-
-    return isinstance(obj, AECEnv)
-
-
 _ATOMS = (int, float, str, bool, bytes, type(None), np.generic)
+_SHARED = (types.ModuleType, types.FunctionType, type, Space)  # never changed by stepping
+_AEC_ENV: type | None = None
+_PLAIN: dict[type, bool] = {}
+
+
+def _aec_env() -> type:
+    global _AEC_ENV
+    if _AEC_ENV is None:
+        from pettingzoo import AECEnv
+
+        _AEC_ENV = AECEnv
+    return _AEC_ENV
+
+
+def _is_plain(cls: type) -> bool:
+    """True if ``copy.deepcopy`` would copy instances of ``cls`` by copying their ``__dict__``
+    (no custom copy or pickling hooks, no slots), so :func:`_copy` may do that directly."""
+    plain = _PLAIN.get(cls)
+    if plain is None:
+        plain = _PLAIN[cls] = (
+            cls.__reduce_ex__ is object.__reduce_ex__
+            and cls.__reduce__ is object.__reduce__
+            and getattr(cls, "__getstate__", object.__getstate__) is object.__getstate__
+            and not hasattr(cls, "__setstate__")
+            and not hasattr(cls, "__deepcopy__")
+            and not hasattr(cls, "__slots__")
+            and "__dict__" in dir(cls)
+            and cls.__new__ is object.__new__
+            and cls not in copyreg.dispatch_table
+        )
+    return plain
+
+
+def _copy_dict_of(obj: Any, memo: dict[int, Any], *, env: bool = False) -> Any:
+    result = type(obj).__new__(type(obj))
+    memo[id(obj)] = result
+    state = {k: _copy(v, memo) for k, v in vars(obj).items()}
+    if env and "render_mode" in state:
+        state["render_mode"] = None
+    result.__dict__.update(state)
+    return result
 
 
 def _copy(obj: Any, memo: dict[int, Any]) -> Any:
@@ -91,36 +127,53 @@ def _copy(obj: Any, memo: dict[int, Any]) -> Any:
         return obj
     if id(obj) in memo:
         return memo[id(obj)]
-    if type(obj) is np.ndarray:
+    cls = type(obj)
+    if cls is dict:
+        result = {}
+        memo[id(obj)] = result
+        result.update((k, _copy(v, memo)) for k, v in obj.items())
+        return result
+    if cls is list:
+        result = memo[id(obj)] = [_copy(v, memo) for v in obj]
+        return result
+    if cls is np.ndarray:
         result = memo[id(obj)] = obj.copy()
         return result
-    module = type(obj).__module__ or ""
+    module = cls.__module__ or ""
     if module.startswith("pygame"):
         result = None  # windows, surfaces, clocks: a copy never draws
     elif module.startswith("pyspiel"):
         result = obj.clone() if hasattr(obj, "clone") else obj  # states clone; games are shared
-    elif isinstance(obj, types.ModuleType | types.FunctionType | type | Space):
+    elif isinstance(obj, _SHARED):
         result = obj  # spaces are not changed by stepping
-    elif _is_env(obj):
+    elif isinstance(obj, _aec_env()):
         # Bypass __reduce_ex__: EzPickle envs (PettingZoo classic, shimmy) would rebuild a
         # fresh, un-reset env from their constructor arguments.
-        result = type(obj).__new__(type(obj))
-        memo[id(obj)] = result
-        state = {k: _copy(v, memo) for k, v in vars(obj).items()}
-        if "render_mode" in state:
-            state["render_mode"] = None
-        result.__dict__.update(state)
-    elif type(obj) is dict:
-        result = {}
-        memo[id(obj)] = result
-        result.update((k, _copy(v, memo)) for k, v in obj.items())
-    elif type(obj) in (list, tuple):
-        items = [_copy(v, memo) for v in obj]
-        result = items if type(obj) is list else tuple(items)
+        return _copy_dict_of(obj, memo, env=True)
+    elif cls is tuple:
+        result = tuple(_copy(v, memo) for v in obj)
+    elif _is_plain(cls):
+        return _copy_dict_of(obj, memo)
     else:
         result = copy.deepcopy(obj, memo)
     memo[id(obj)] = result
     return result
+
+
+def transparent_core(env: Any) -> Any:
+    """``env`` without its outer PettingZoo wrappers that change nothing when only legal
+    actions are played (order enforcing, out-of-bounds assertion, illegal-move termination):
+    simulating on the inner env is the same game, without the wrappers' per-call cost."""
+    from pettingzoo.utils.wrappers import (
+        AssertOutOfBoundsWrapper,
+        OrderEnforcingWrapper,
+        TerminateIllegalWrapper,
+    )
+
+    transparent = (AssertOutOfBoundsWrapper, OrderEnforcingWrapper, TerminateIllegalWrapper)
+    while type(env) in transparent:
+        env = env.env
+    return env
 
 
 def copy_unchecked(env: Any) -> Any:

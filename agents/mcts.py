@@ -38,7 +38,7 @@ class MCTSAgent(SearchAgent):
         reuse_tree: Keep the subtree of the moves played since the last search.
         max_nodes: Tree size bound; when it is reached the search goes on without growing the
             tree and ``SearchResult.node_limit_reached`` is True. Two buffers of this size are
-            allocated (about 56 bytes per node each, touched only when used).
+            allocated (about 72 bytes per node each, touched only when used).
         seed: None, an int or a ``np.random.Generator``.
         backend: ``"auto"`` (compiled for this suite's envs), ``"native"`` or ``"generic"``
             (force the env-copying path, for any env).

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.playout import playout
+from agents.playout import new_playout_buffers, playout
 from agents.tree import (
     I_ACTION,
     I_COUNT,
@@ -47,13 +47,22 @@ from agents.tree import (
 )
 from connectn_env.games.kernels import apply_unchecked, legal_action_list
 from connectn_env.games.layout import (
+    HEADER,
+    KIND_HEX,
+    P_AUX,
+    P_COLS,
+    P_GRAVITY,
     P_HIST,
+    P_KIND,
     P_MAX_MOVES,
     P_NUM_ACTIONS,
+    P_ROWS,
     P_STATE_SIZE,
+    S_LAST,
     S_MOVES,
     S_OUTCOME,
     S_PLAYER,
+    S_STONES,
 )
 
 _DRAW = 3
@@ -70,9 +79,35 @@ def outcome_r0(outcome):
 
 
 @njit(cache=True)
+def advance(params, state, action):
+    """Play a legal ``action`` that is known not to end the game (it leads to a visited,
+    unsolved tree node: had it ended the game, the solver would have marked the node).
+
+    Same effect as ``apply_unchecked`` without the win and draw checks, for k-in-a-row
+    games; Hex keeps its union-find up to date through ``apply_unchecked``.
+    """
+    if params[P_KIND] == KIND_HEX:
+        apply_unchecked(params, state, action)
+        return
+    player = state[S_PLAYER]
+    moves = state[S_MOVES]
+    state[params[P_HIST] + moves] = action
+    state[S_MOVES] = moves + 1
+    state[S_LAST] = action
+    cell = action
+    if params[P_GRAVITY] == 1:
+        height = params[P_AUX] + action
+        cell += (params[P_ROWS] - 1 - state[height]) * params[P_COLS]
+        state[height] += 1
+    state[HEADER + cell] = player + 1
+    state[S_STONES] += 1
+    state[S_PLAYER] = 1 - player
+
+
+@njit(cache=True)
 def new_workspace(params):
-    """Work arrays of one search: state copy, actions, priors, path, RAVE stamps, parity,
-    play-out stack and marks."""
+    """Work arrays of one search: state copy, actions, priors, path, RAVE stamps, parity and
+    the play-out's cell list and padded board."""
     num_actions = params[P_NUM_ACTIONS]
     max_moves = params[P_MAX_MOVES]
     work = np.empty(params[P_STATE_SIZE], dtype=np.int32)
@@ -83,9 +118,8 @@ def new_workspace(params):
     parity = np.empty(max_moves, dtype=np.int64)
     for j in range(max_moves):
         parity[j] = j & 1
-    stack = np.empty(num_actions, dtype=np.int64)
-    seen = np.empty(num_actions, dtype=np.int8)
-    return work, actions, priors, path, stamp, parity, stack, seen
+    _, pads, board = new_playout_buffers(params)
+    return work, actions, priors, path, stamp, parity, pads, board
 
 
 @njit(cache=True)
@@ -106,8 +140,8 @@ def run_simulations(
     path,
     stamp,
     parity,
-    stack,
-    seen,
+    pads,
+    board,
 ):
     """Run up to ``simulations`` simulations from ``root_state`` (node 0 of the tree).
 
@@ -134,7 +168,10 @@ def run_simulations(
                 if not expand(ints, floats, meta, node, work[S_PLAYER], actions, priors, count):
                     break
             node = select_child(ints, floats, node, mode, exploration, rave_equivalence)
-            apply_unchecked(params, work, ints[I_ACTION, node])
+            if ints[I_VISITS, node] > 0 and ints[I_SOLVED, node] == 0:
+                advance(params, work, ints[I_ACTION, node])
+            else:
+                apply_unchecked(params, work, ints[I_ACTION, node])
             depth += 1
             path[depth] = node
         if ints[I_SOLVED, node] != 0:
@@ -143,7 +180,7 @@ def run_simulations(
             r0 = outcome_r0(work[S_OUTCOME])
             mark_terminal(ints, node, r0)
         else:
-            r0 = outcome_r0(playout(params, work, rng, actions, stack, seen))
+            r0 = outcome_r0(playout(params, work, rng, actions, pads, board))
         backup(ints, floats, node, r0)
         if mode == MODE_RAVE:
             moves = work[hist : hist + work[S_MOVES]]
@@ -157,10 +194,10 @@ def run_simulations(
 @njit(cache=True)
 def uct_search_action(params, state, simulations, exploration, rng, ints, floats, meta):
     """Plain UCT search from ``state``; returns the action to play (see module docstring)."""
-    work, actions, priors, path, stamp, parity, stack, seen = new_workspace(params)
+    work, actions, priors, path, stamp, parity, pads, board = new_workspace(params)
     tree_reset(ints, floats, meta, state[S_PLAYER])
     run_simulations(
         params, state, ints, floats, meta, simulations, MODE_UCT, exploration, 0.0, rng,
-        work, actions, priors, path, stamp, parity, stack, seen,
+        work, actions, priors, path, stamp, parity, pads, board,
     )  # fmt: skip
     return ints[I_ACTION, best_root_child(ints, floats)]

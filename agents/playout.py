@@ -1,14 +1,21 @@
-"""Compiled random play-outs for search: the rules kernel's ``random_playout``, plus faster
-equivalents for Hex and for small gravity boards (Connect Four).
+"""Compiled random play-outs for search: faster equivalents of the rules kernel's
+``random_playout`` for Connect-N / Gomoku boards and for Hex, and the kernel itself for the
+rest (Hex before a possible swap move, large gravity boards).
 
 Gravity boards with ``(rows + 1) * cols <= 64`` are played out on two 64-bit bitboards
-(one bit per cell plus a sentinel row per column; a line of ``n`` is found with ``n - 1``
-shifted ANDs per direction), about three times faster than the general kernel.
+(one bit per cell plus a sentinel row per column; a line of ``n`` is found with a few
+shifted ANDs per direction), rebuilt from the move history.
+
+Other k-in-a-row boards (Gomoku, tic-tac-toe) are played on a copy of the board padded
+with a border of sentinel cells (one column, a row above and below), so the four-line win
+check through the last stone needs no bounds tests; the empty cells are kept in a list
+with swap-removal.
 
 Hex cannot end in a draw and a full board has exactly one winner, who is also the first
 player to connect in any order of play. So a uniformly random Hex game has the same
 outcome distribution as a uniformly random *fill* of the empty cells followed by one
-connectivity check, which skips the per-move union-find work.
+connectivity check (a flood fill on the padded board), which skips the per-move
+union-find work.
 """
 
 from __future__ import annotations
@@ -16,17 +23,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from connectn_env.games.kernels import legal_action_list, random_below, random_playout
+from agents.tree import random_index
+from connectn_env.games.kernels import random_playout
 from connectn_env.games.layout import (
     HEADER,
     KIND_HEX,
-    P_AUX,
     P_COLS,
     P_EXACT,
     P_GRAVITY,
     P_HIST,
     P_KIND,
     P_N,
+    P_NUM_ACTIONS,
     P_ROWS,
     P_SWAP,
     S_MOVES,
@@ -34,85 +42,103 @@ from connectn_env.games.layout import (
     S_PLAYER,
 )
 
-_HEX_DR = np.array([0, 0, -1, 1, -1, 1], dtype=np.int64)
-_HEX_DC = np.array([-1, 1, 0, 0, 1, -1], dtype=np.int64)
+_SENTINEL = 3  # a padded board's border (stones are 1 and 2, empty 0)
+_SEEN = 4  # a stone the Hex flood fill has reached
+_DRAW = 3
 
 
 @njit(cache=True)
-def hex_player0_connects(state, rows, cols, stack, seen):
-    """True if player_0's stones join the top and bottom rows (flood fill)."""
-    seen[: rows * cols] = 0
-    top = 0
-    for c in range(cols):
-        if state[HEADER + c] == 1:
-            stack[top] = c
-            seen[c] = 1
-            top += 1
-    while top > 0:
-        top -= 1
-        cell = stack[top]
-        r = cell // cols
-        if r == rows - 1:
-            return True
-        c = cell % cols
-        for d in range(6):
-            nr = r + _HEX_DR[d]
-            nc = c + _HEX_DC[d]
-            if 0 <= nr < rows and 0 <= nc < cols:
-                other = nr * cols + nc
-                if seen[other] == 0 and state[HEADER + other] == 1:
-                    seen[other] = 1
-                    stack[top] = other
-                    top += 1
-    return False
+def new_playout_buffers(params):
+    """Work arrays of :func:`playout`: two int64 arrays of length num_actions and the int8
+    padded board (``(rows + 2) * (cols + 1) + 1`` cells)."""
+    num_actions = params[P_NUM_ACTIONS]
+    board = np.empty((params[P_ROWS] + 2) * (params[P_COLS] + 1) + 1, dtype=np.int8)
+    return np.empty(num_actions, dtype=np.int64), np.empty(num_actions, dtype=np.int64), board
+
+
+@njit(cache=True)
+def pad_board(params, state, board, actions, pads):
+    """Copy the board into ``board`` with a sentinel border (width ``cols + 1``, cell
+    ``(r, c)`` at ``(r + 1) * (cols + 1) + c + 1``); list the empty cells' actions and padded
+    indices in ``actions`` and ``pads``. Returns the number of empty cells."""
+    rows = params[P_ROWS]
+    cols = params[P_COLS]
+    width = cols + 1
+    board[:] = _SENTINEL
+    count = 0
+    for r in range(rows):
+        for c in range(cols):
+            cell = r * cols + c
+            pad = (r + 1) * width + c + 1
+            stone = state[HEADER + cell]
+            board[pad] = stone
+            if stone == 0:
+                actions[count] = cell
+                pads[count] = pad
+                count += 1
+    return count
 
 
 @njit(cache=True)
 def has_line(bits, n, height):
     """True if ``bits`` (column-major bitboard, ``height`` bits per column) holds ``n`` in a row."""
-    for shift in (np.uint64(1), np.uint64(height), np.uint64(height + 1), np.uint64(height - 1)):
+    for step in (1, height, height + 1, height - 1):
+        shift = np.uint64(step)
         m = bits
-        for k in range(1, n):
-            m &= bits >> (shift * np.uint64(k))
+        span = 1  # m marks the starts of runs of `span` stones
+        while 2 * span <= n:
+            m &= m >> (shift * np.uint64(span))
+            span *= 2
+        if span < n:
+            m &= m >> (shift * np.uint64(n - span))
         if m != np.uint64(0):
             return True
     return False
 
 
 @njit(cache=True)
-def gravity_bitboard_playout(params, state, rng, scratch):
+def gravity_bitboard_playout(params, state, rng, columns, heights):
     """Random play-out of a gravity game on bitboards; only outcome and history are updated."""
     rows = params[P_ROWS]
     cols = params[P_COLS]
     n = params[P_N]
-    aux = params[P_AUX]
     hist = params[P_HIST]
     height = rows + 1
     one = np.uint64(1)
-    bits = np.zeros(2, dtype=np.uint64)
-    for r in range(rows):
-        for c in range(cols):
-            stone = state[HEADER + r * cols + c]
-            if stone != 0:
-                bits[stone - 1] |= one << np.uint64(c * height + rows - 1 - r)
-    count = legal_action_list(params, state, scratch)
     moves = state[S_MOVES]
+    heights[:cols] = 0
+    bits0 = np.uint64(0)
+    bits1 = np.uint64(0)
+    for j in range(moves):  # player_0 moves first, then the players alternate
+        col = state[hist + j]
+        bit = one << np.uint64(col * height + heights[col])
+        heights[col] += 1
+        if j & 1 == 0:
+            bits0 |= bit
+        else:
+            bits1 |= bit
     player = state[S_PLAYER]
-    filled = state[aux : aux + cols].copy()
-    outcome = 3
+    own, other = (bits0, bits1) if player == 0 else (bits1, bits0)
+    count = 0
+    for c in range(cols):
+        if heights[c] < rows:
+            columns[count] = c
+            count += 1
+    outcome = _DRAW
     while count > 0:
-        index = random_below(rng, count)
-        col = scratch[index]
-        bits[player] |= one << np.uint64(col * height + filled[col])
-        filled[col] += 1
+        index = random_index(rng, count)
+        col = columns[index]
+        own |= one << np.uint64(col * height + heights[col])
+        heights[col] += 1
         state[hist + moves] = col
         moves += 1
-        if has_line(bits[player], n, height):
+        if has_line(own, n, height):
             outcome = player + 1
             break
-        if filled[col] == rows:
+        if heights[col] == rows:
             count -= 1
-            scratch[index] = scratch[count]
+            columns[index] = columns[count]
+        own, other = other, own
         player = 1 - player
     state[S_MOVES] = moves
     state[S_OUTCOME] = outcome
@@ -120,36 +146,115 @@ def gravity_bitboard_playout(params, state, rng, scratch):
 
 
 @njit(cache=True)
-def playout(params, state, rng, scratch, stack, seen):
-    """Finish the game with random moves; return the Outcome and leave the moves in the history.
+def line_through(board, pad, stone, width, n, exact):
+    """True if the ``stone`` at ``pad`` of a padded board completes a winning line (``n`` or
+    more in a row; exactly ``n`` if ``exact``)."""
+    for step in (1, width, width + 1, width - 1):
+        length = 1
+        other = pad + step
+        while board[other] == stone:
+            length += 1
+            other += step
+        other = pad - step
+        while board[other] == stone:
+            length += 1
+            other -= step
+        if length == n or (length > n and not exact):
+            return True
+    return False
 
-    On the fast paths (Hex once the swap move can no longer occur, small gravity boards)
-    only the outcome and the history of ``state`` are meaningful afterwards.
-    ``scratch``, ``stack``: int64 arrays of length num_actions; ``seen``: int8, num_actions.
-    """
-    if (
-        params[P_GRAVITY] == 1
-        and params[P_EXACT] == 0
-        and (params[P_ROWS] + 1) * params[P_COLS] <= 64
-    ):
-        return gravity_bitboard_playout(params, state, rng, scratch)
-    if params[P_KIND] != KIND_HEX or (params[P_SWAP] == 1 and state[S_MOVES] < 2):
-        return random_playout(params, state, rng, scratch)
+
+@njit(cache=True)
+def line_playout(params, state, rng, actions, pads, board):
+    """Random play-out of a k-in-a-row game without gravity on a padded board; only outcome
+    and history are updated."""
+    n = params[P_N]
+    exact = params[P_EXACT] == 1
+    width = params[P_COLS] + 1
+    hist = params[P_HIST]
+    count = pad_board(params, state, board, actions, pads)
+    moves = state[S_MOVES]
+    player = state[S_PLAYER]
+    outcome = _DRAW
+    while count > 0:
+        index = random_index(rng, count)
+        pad = pads[index]
+        board[pad] = player + 1
+        state[hist + moves] = actions[index]
+        moves += 1
+        if line_through(board, pad, player + 1, width, n, exact):
+            outcome = player + 1
+            break
+        count -= 1
+        actions[index] = actions[count]
+        pads[index] = pads[count]
+        player = 1 - player
+    state[S_MOVES] = moves
+    state[S_OUTCOME] = outcome
+    return outcome
+
+
+@njit(cache=True)
+def hex_playout(params, state, rng, actions, pads, board):
+    """Random fill of a Hex board (no swap move left), then one flood fill from player_0's
+    top edge; only outcome and history are updated."""
     rows = params[P_ROWS]
     cols = params[P_COLS]
-    count = legal_action_list(params, state, scratch)
+    width = cols + 1
     hist = params[P_HIST]
+    count = pad_board(params, state, board, actions, pads)
     moves = state[S_MOVES]
     player = state[S_PLAYER]
     for i in range(count):
-        j = i + random_below(rng, count - i)
-        action = scratch[j]
-        scratch[j] = scratch[i]
-        scratch[i] = action
-        state[HEADER + action] = player + 1
+        j = i + random_index(rng, count - i)
+        action = actions[j]
+        pad = pads[j]
+        actions[j] = actions[i]
+        pads[j] = pads[i]
+        board[pad] = player + 1
         state[hist + moves] = action
         moves += 1
         player = 1 - player
     state[S_MOVES] = moves
-    state[S_OUTCOME] = 1 if hex_player0_connects(state, rows, cols, stack, seen) else 2
-    return state[S_OUTCOME]
+    stack = pads  # the empty-cell list is no longer needed
+    top = 0
+    for pad in range(width + 1, width + 1 + cols):
+        if board[pad] == 1:
+            board[pad] = _SEEN
+            stack[top] = pad
+            top += 1
+    outcome = 2
+    last_row = rows * width  # padded indices above this are in the bottom row
+    while top > 0:
+        top -= 1
+        pad = stack[top]
+        if pad > last_row:
+            outcome = 1
+            break
+        for step in (-1, 1, -width, width, 1 - width, width - 1):
+            other = pad + step
+            if board[other] == 1:
+                board[other] = _SEEN
+                stack[top] = other
+                top += 1
+    state[S_OUTCOME] = outcome
+    return outcome
+
+
+@njit(cache=True)
+def playout(params, state, rng, scratch, pads, board):
+    """Finish the game with random moves; return the Outcome and leave the moves in the history.
+
+    On the fast paths (small gravity boards, other k-in-a-row boards, Hex once the swap move
+    can no longer occur) only the outcome and the history of ``state`` are meaningful
+    afterwards. ``scratch``, ``pads``, ``board``: from :func:`new_playout_buffers`.
+    """
+    if params[P_KIND] == KIND_HEX:
+        if params[P_SWAP] == 1 and state[S_MOVES] < 2:
+            return random_playout(params, state, rng, scratch)
+        return hex_playout(params, state, rng, scratch, pads, board)
+    if params[P_GRAVITY] == 0:
+        return line_playout(params, state, rng, scratch, pads, board)
+    if params[P_EXACT] == 0 and (params[P_ROWS] + 1) * params[P_COLS] <= 64:
+        return gravity_bitboard_playout(params, state, rng, scratch, pads)
+    return random_playout(params, state, rng, scratch)

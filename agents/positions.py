@@ -7,9 +7,15 @@ from typing import Any
 
 import numpy as np
 
-from agents.envapi import clone_env, copy_unchecked, is_over, observation_and_mask
+from agents.envapi import (
+    clone_env,
+    copy_unchecked,
+    is_over,
+    observation_and_mask,
+    transparent_core,
+)
 from agents.native import outcome_r0
-from agents.playout import playout
+from agents.playout import new_playout_buffers, playout
 from connectn_env.games import GameState
 from connectn_env.games.kernels import apply_unchecked, legal_action_list
 from connectn_env.games.layout import P_HIST, S_MOVES, S_OUTCOME, S_PLAYER
@@ -23,8 +29,7 @@ class NativePosition:
         self.params = state.game.params
         self.data = state.data.copy()
         self.root_moves = int(self.data[S_MOVES]) if root_moves is None else root_moves
-        n = self.game.num_actions
-        self._buffers = (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int8))
+        self._buffers = new_playout_buffers(self.params)
 
     def copy(self) -> NativePosition:
         """An independent copy (sharing the work buffers)."""
@@ -72,10 +77,15 @@ class NativePosition:
 
 
 class EnvPosition:
-    """A copy of any two-player AEC env; moves are made with ``step``."""
+    """A copy of any two-player AEC env; moves are made with ``step``.
+
+    Outer wrappers that change nothing for legal actions are left out of the copy (see
+    :func:`~agents.envapi.transparent_core`).
+    """
 
     def __init__(self, env: Any, *, verified: bool = False) -> None:
-        self.env = env if verified else clone_env(env)
+        core = transparent_core(env)
+        self.env = core if verified else clone_env(core)
         self.agents = list(env.possible_agents)
         if len(self.agents) != 2:
             raise ValueError(
@@ -122,7 +132,7 @@ class EnvPosition:
         """Uniformly random moves to the end (drawn from ``generator``)."""
         while (r0 := self.terminal_r0()) is None:
             legal = self.legal()
-            self.step(int(legal[generator.integers(len(legal))]))
+            self.step(int(legal[int(generator.random() * len(legal))]))
         return r0
 
     def moves_and_players(self) -> tuple[np.ndarray, np.ndarray, int, int]:

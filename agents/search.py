@@ -11,7 +11,14 @@ from typing import Any
 import numpy as np
 
 from agents import tree as t
-from agents.envapi import clone_env, copy_unchecked, legal_mask, native_state, same_observation
+from agents.envapi import (
+    clone_env,
+    copy_unchecked,
+    legal_mask,
+    native_state,
+    same_observation,
+    transparent_core,
+)
 from agents.positions import EnvPosition, NativePosition
 from connectn_env.games.validation import require_bool, require_int, require_number
 
@@ -242,7 +249,7 @@ class SearchAgent:
             key = ("native", state.game, np.asarray(state.history(), dtype=np.int64))
             reused = self._reuse_native(key_before, key)
         else:
-            root = EnvPosition(clone_env(env), verified=True)
+            root = EnvPosition(clone_env(transparent_core(env)), verified=True)
             key = ("generic", copy_unchecked(root.env), env.agent_selection)
             reused = self._reuse_generic(key_before, env)
         ints, floats, meta = self._trees[0]

@@ -7,9 +7,11 @@ Layout (struct of arrays, one column per node, node 0 is the root):
 - ``ints`` (int32, ``(NUM_INT_FIELDS, max_nodes)``): parent, action leading to the node,
   first child and child count (children are contiguous), player to move at the node
   (``NO_PLAYER`` until the node is expanded), solver status, visits, AMAF visits.
-- ``floats`` (float64, ``(NUM_FLOAT_FIELDS, max_nodes)``): value sum, prior, AMAF value sum.
-  Values are from the point of view of the node's *mover* (the player to move at its parent;
-  for the root, the opponent of the player to move), in [-1, 1].
+- ``floats`` (float64, ``(NUM_FLOAT_FIELDS, max_nodes)``): value sum, prior, AMAF value sum,
+  and two fields :func:`backup` keeps so that selection needs no division, square root or
+  logarithm per child: the mean value (0 while unvisited) and ``1 / sqrt(visits)``.
+  Values are from the point of view of the node's *mover* (the player to move at its
+  parent; for the root, the opponent of the player to move), in [-1, 1].
 - ``meta`` (int64, ``(NUM_META,)``): nodes in use, whether the node limit was hit, the
   RAVE epoch counter.
 
@@ -24,7 +26,7 @@ import math
 import numpy as np
 from numba import njit
 
-from connectn_env.games.kernels import random_below
+from connectn_env.games.kernels import xorshift_next
 
 # ints rows
 I_PARENT = 0
@@ -40,7 +42,9 @@ NUM_INT_FIELDS = 8
 F_VALUE = 0
 F_PRIOR = 1
 F_AMAF = 2
-NUM_FLOAT_FIELDS = 3
+F_MEAN = 3
+F_INV_SQRT = 4
+NUM_FLOAT_FIELDS = 5
 # meta entries
 M_NODES = 0
 M_FULL = 1
@@ -85,10 +89,19 @@ def tree_reset(ints, floats, meta, player):
 
 
 @njit(cache=True)
+def random_index(rng, n):
+    """A pseudo-random integer in [0, n) from the xorshift state ``rng`` (uint64 array of one).
+
+    Multiply-shift reduction of the generator's high 32 bits (Lemire): no division.
+    """
+    return np.int64(((xorshift_next(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)
 def shuffle_together(actions, priors, count, rng):
     """Shuffle ``actions[:count]`` and ``priors[:count]`` with the same permutation."""
     for i in range(count - 1, 0, -1):
-        j = random_below(rng, i + 1)
+        j = random_index(rng, i + 1)
         a = actions[i]
         actions[i] = actions[j]
         actions[j] = a
@@ -112,9 +125,9 @@ def expand(ints, floats, meta, node, player, actions, priors, count):
         ints[I_PARENT, child] = node
         ints[I_ACTION, child] = actions[i]
         ints[I_PLAYER, child] = NO_PLAYER
-        floats[F_VALUE, child] = 0.0
+        for f in range(floats.shape[0]):
+            floats[f, child] = 0.0
         floats[F_PRIOR, child] = priors[i]
-        floats[F_AMAF, child] = 0.0
     ints[I_FIRST, node] = first
     ints[I_COUNT, node] = count
     meta[M_NODES] = first + count
@@ -132,32 +145,50 @@ def select_child(ints, floats, node, mode, exploration, rave_equivalence):
     ``MODE_PUCT``: ``Q + c P sqrt(N) / (1 + n)`` with ``Q = 0`` for unvisited children.
     """
     first = ints[I_FIRST, node]
+    last = first + ints[I_COUNT, node]
     parent_visits = max(ints[I_VISITS, node], 1)
-    log_n = math.log(parent_visits)
-    sqrt_n = math.sqrt(parent_visits)
-    beta = math.sqrt(rave_equivalence / (3.0 * parent_visits + rave_equivalence))
     best = -1
     best_score = -math.inf
-    for child in range(first, first + ints[I_COUNT, node]):
+    if mode == MODE_UCT:  # the hot loop: no division, square root or logarithm per child
+        weight = exploration * math.sqrt(math.log(parent_visits))
+        for child in range(first, last):
+            status = ints[I_SOLVED, child]
+            n = ints[I_VISITS, child]
+            if status != UNSOLVED or n == 0:
+                if status == WIN:
+                    return child
+                if status == LOSS:
+                    continue
+                if n == 0:
+                    return child
+            score = floats[F_MEAN, child] + weight * floats[F_INV_SQRT, child]
+            if score > best_score:
+                best_score = score
+                best = child
+        return first if best == -1 else best
+    sqrt_n = math.sqrt(parent_visits)
+    weight = exploration * math.sqrt(math.log(parent_visits))
+    beta = math.sqrt(rave_equivalence / (3.0 * parent_visits + rave_equivalence))
+    for child in range(first, last):
         status = ints[I_SOLVED, child]
         if status == WIN:
             return child
         if status == LOSS:
             continue
         n = ints[I_VISITS, child]
-        q = floats[F_VALUE, child] / n if n > 0 else 0.0
+        q = floats[F_MEAN, child]
         if mode == MODE_PUCT:
             score = q + exploration * floats[F_PRIOR, child] * sqrt_n / (1.0 + n)
-        elif mode == MODE_RAVE and ints[I_AMAF_N, child] > 0:
+        elif ints[I_AMAF_N, child] > 0:
             q_amaf = floats[F_AMAF, child] / ints[I_AMAF_N, child]
             if n == 0:
-                score = q_amaf + exploration * math.sqrt(log_n)
+                score = q_amaf + weight
             else:
-                score = (1.0 - beta) * q + beta * q_amaf + exploration * math.sqrt(log_n / n)
+                score = (1.0 - beta) * q + beta * q_amaf + weight * floats[F_INV_SQRT, child]
         elif n == 0:
             return child
         else:
-            score = q + exploration * math.sqrt(log_n / n)
+            score = q + weight * floats[F_INV_SQRT, child]
         if score > best_score:
             best_score = score
             best = child
@@ -178,8 +209,12 @@ def backup(ints, floats, node, r0):
     """Add one visit with result ``r0`` (for player 0) to ``node`` and its ancestors."""
     while node >= 0:
         parent = ints[I_PARENT, node]
-        ints[I_VISITS, node] += 1
-        floats[F_VALUE, node] += r0 if mover_of(ints, node) == 0 else -r0
+        n = ints[I_VISITS, node] + 1
+        ints[I_VISITS, node] = n
+        value = floats[F_VALUE, node] + (r0 if mover_of(ints, node) == 0 else -r0)
+        floats[F_VALUE, node] = value
+        floats[F_MEAN, node] = value / n
+        floats[F_INV_SQRT, node] = 1.0 / math.sqrt(n)
         node = parent
 
 

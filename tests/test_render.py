@@ -417,7 +417,10 @@ def test_copy_and_pickle_after_rendering(render_mode):
             np.testing.assert_array_equal(duplicate.render(), env.render())
         else:
             assert duplicate.render() is None
-            assert duplicate._renderer.window is not env._renderer.window
+            assert (
+                duplicate._renderer._pygame_renderer.window
+                is not env._renderer._pygame_renderer.window
+            )
         duplicate.close()
     env.close()
 

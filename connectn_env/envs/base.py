@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -17,6 +16,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from connectn_env.games import BoardGame, GameState, IllegalActionError
 from connectn_env.games.validation import require_action, require_choice
+from connectn_env.render.dispatch import StateRenderer
 
 AGENTS = ("player_0", "player_1")
 RENDER_MODES = ("human", "rgb_array", "ansi")
@@ -81,7 +81,9 @@ class BoardGameEnv(AECEnv):
             )
             for a in AGENTS
         }
-        self._renderer = None
+        self._renderer = StateRenderer(
+            game, render_mode, caption=self.metadata["name"], fps=self.metadata["render_fps"]
+        )
         self._start_game()
 
     # --- AEC API ---------------------------------------------------------------------
@@ -159,31 +161,11 @@ class BoardGameEnv(AECEnv):
 
     def render(self) -> np.ndarray | str | None:
         """Draw the board: a window (human), an RGB array (rgb_array) or text (ansi)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode."
-            )
-            return None
-        from connectn_env import render  # lazy: pygame is only imported when drawing
-
-        if self.render_mode == "ansi":
-            return render.render_ansi(self.game_state)
-        if self._renderer is None:
-            self._renderer = render.PygameRenderer(self.game)
-        if self.render_mode == "rgb_array":
-            return self._renderer.rgb_array(self.game_state)
-        self._renderer.show(
-            self.game_state,
-            caption=self.metadata["name"],
-            fps=self.metadata["render_fps"],
-        )
-        return None
+        return self._renderer.render(self.game_state)
 
     def close(self) -> None:
         """Close the window if one is open; safe to call more than once."""
-        if self._renderer is not None:
-            self._renderer.close()
-            self._renderer = None
+        self._renderer.close()
 
     # --- helpers -----------------------------------------------------------------------
 
@@ -210,11 +192,6 @@ class BoardGameEnv(AECEnv):
         if agent not in AGENTS:
             raise ValueError(f"agent must be one of {', '.join(AGENTS)}, got {agent!r}")
         return agent
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state["_renderer"] = None  # pygame surfaces cannot be copied or pickled
-        return state
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.game!r}, render_mode={self.render_mode!r})"

@@ -12,6 +12,7 @@ from connectn_env.envs.base import RENDER_MODES
 from connectn_env.games import BoardGame, GameState, IllegalActionError
 from connectn_env.games.validation import require_action, require_choice
 from connectn_env.gym.opponents import make_opponent, play_reply
+from connectn_env.render.dispatch import StateRenderer
 
 LEARNER_SIDES = ("first", "second", "random")
 ILLEGAL_ACTION_MODES = ("lose", "raise")
@@ -98,7 +99,9 @@ class BoardGameGymEnv(gymnasium.Env):
         self.game_state: GameState = game.new_initial_state()
         self.learner = 0
         self._over = False  # the episode has ended (a finished game or an illegal action)
-        self._renderer = None
+        self._renderer = StateRenderer(
+            game, render_mode, caption=type(self).__name__, fps=self.metadata["render_fps"]
+        )
 
     # --- Gymnasium API ------------------------------------------------------------------
 
@@ -166,27 +169,11 @@ class BoardGameGymEnv(gymnasium.Env):
 
     def render(self) -> np.ndarray | str | None:
         """Draw the board: a window (human), an RGB array (rgb_array) or text (ansi)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; returning None")
-            return None
-        from connectn_env import render  # lazy: pygame is only imported when drawing
-
-        if self.render_mode == "ansi":
-            return render.render_ansi(self.game_state)
-        if self._renderer is None:
-            self._renderer = render.PygameRenderer(self.game)
-        if self.render_mode == "rgb_array":
-            return self._renderer.rgb_array(self.game_state)
-        self._renderer.show(
-            self.game_state, caption=type(self).__name__, fps=self.metadata["render_fps"]
-        )
-        return None
+        return self._renderer.render(self.game_state)
 
     def close(self) -> None:
         """Close the window if one is open; safe to call more than once."""
-        if self._renderer is not None:
-            self._renderer.close()
-            self._renderer = None
+        self._renderer.close()
 
     # --- masks ---------------------------------------------------------------------------
 
@@ -207,11 +194,6 @@ class BoardGameGymEnv(gymnasium.Env):
 
     def _validate_action(self, action: Any) -> int:
         return require_action(action, self.game.num_actions)
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state["_renderer"] = None  # pygame surfaces cannot be copied or pickled
-        return state
 
     def __repr__(self) -> str:
         return (

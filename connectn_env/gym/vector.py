@@ -28,6 +28,7 @@ from connectn_env.gym.single_agent import (
     LEARNER_SIDES,
     check_learner_side,
 )
+from connectn_env.render.dispatch import StateRenderer
 
 VECTOR_RENDER_MODES = ("rgb_array", "ansi")
 AUTORESET_MODES = (AutoresetMode.NEXT_STEP.value, AutoresetMode.SAME_STEP.value)
@@ -117,7 +118,7 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         self._over = np.zeros(n, dtype=np.bool_)
         self._scratch = np.zeros(game.num_actions, dtype=np.int64)
         self._masks = np.zeros((n, game.num_actions), dtype=np.int8)
-        self._renderer = None
+        self._renderer = StateRenderer(game, render_mode, caption=type(self).__name__, fps=30)
         self._rngs = np.random.SeedSequence().generate_state(n, np.uint64) | np.uint64(1)
 
     # --- Gymnasium API ------------------------------------------------------------------
@@ -223,22 +224,12 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
     def render(self) -> tuple[np.ndarray | str, ...] | None:
         """One frame per board: RGB arrays (rgb_array) or text (ansi)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; returning None")
-            return None
-        from connectn_env import render  # lazy: pygame is only imported when drawing
-
-        states = [self.game_state(i) for i in range(self.num_envs)]
-        if self.render_mode == "ansi":
-            return tuple(render.render_ansi(state) for state in states)
-        if self._renderer is None:
-            self._renderer = render.PygameRenderer(self.game)
-        return tuple(self._renderer.rgb_array(state) for state in states)
+            return self._renderer.render(self.game_state(0))  # warns, returns None
+        return tuple(self._renderer.render(self.game_state(i)) for i in range(self.num_envs))
 
     def close_extras(self, **kwargs: Any) -> None:
         """Release the renderer; ``close()`` may be called more than once."""
-        if self._renderer is not None:
-            self._renderer.close()
-            self._renderer = None
+        self._renderer.close()
 
     # --- helpers -------------------------------------------------------------------------
 
@@ -372,7 +363,6 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        state["_renderer"] = None  # pygame surfaces cannot be copied or pickled
         state["_tree"] = None  # scratch space, reallocated when needed
         return state
 
