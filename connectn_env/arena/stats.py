@@ -1,0 +1,174 @@
+"""Tournament statistics: per-pairing score with a Wilson interval, and an Elo fit.
+
+Score: a win is 1 point, a draw 1/2. The 95% interval is Wilson's score interval for a
+proportion, applied to the score with draws as half a win; draws make the true variance
+smaller than a win/loss game's, so the interval is conservative then.
+
+Elo: maximum-likelihood Bradley-Terry ratings on the Elo scale (400 log10 of the strength
+ratio), draws counted as half a win and half a loss, with one virtual draw added to every
+pairing that was played (BayesElo's default prior), which keeps the ratings finite when an
+agent wins every game. Ratings are anchored: ``random`` (the first agent whose spec is
+``random``) is 0 when present, else the first agent.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from connectn_env.arena.results import GameResult
+
+__all__ = ["PairingStats", "Standing", "elo_ratings", "pairing_stats", "standings", "wilson"]
+
+Z95 = 1.959963984540054
+VIRTUAL_DRAWS = 1.0
+CI_METHOD = "Wilson score interval on the score (draws = 1/2), 95%"
+ELO_METHOD = "maximum-likelihood Bradley-Terry, draws = 1/2, one virtual draw per pairing"
+
+
+def wilson(score: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``score`` observed over ``games`` trials."""
+    if games <= 0:
+        return 0.0, 1.0
+    n = float(games)
+    denominator = 1 + z * z / n
+    center = (score + z * z / (2 * n)) / denominator
+    half = z / denominator * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n))
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+@dataclass(frozen=True)
+class PairingStats:
+    """Results of agent ``a`` against agent ``b`` (wins, draws, losses from ``a``'s side)."""
+
+    a: str
+    b: str
+    wins: int
+    draws: int
+    losses: int
+    errors_a: int
+    errors_b: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """Points of ``a`` per game (nan before any game)."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else math.nan
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.score, self.games) if self.games else (math.nan, math.nan)
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.interval
+        return {
+            "a": self.a,
+            "b": self.b,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "score": self.score,
+            "ci95": [low, high],
+            "errors": {self.a: self.errors_a, self.b: self.errors_b},
+        }
+
+
+def pairing_stats(labels: Sequence[str], results: Sequence[GameResult]) -> list[PairingStats]:
+    """One entry per pair of agents, in command-line order."""
+    by_pairing: dict[tuple[str, str], list[GameResult]] = {}
+    for result in results:
+        by_pairing.setdefault(result.pairing, []).append(result)
+    stats = []
+    for i, a in enumerate(labels):
+        for b in labels[i + 1 :]:
+            games = by_pairing.get((a, b), [])
+            points = [g.score_of(a) for g in games]
+            stats.append(
+                PairingStats(
+                    a=a,
+                    b=b,
+                    wins=points.count(1.0),
+                    draws=points.count(0.5),
+                    losses=points.count(0.0),
+                    errors_a=sum(1 for g in games if g.error and g.error["agent"] == a),
+                    errors_b=sum(1 for g in games if g.error and g.error["agent"] == b),
+                )
+            )
+    return stats
+
+
+def anchor_of(labels: Sequence[str]) -> str:
+    """The agent rated 0: the first ``random`` agent, else the first agent."""
+    return next((label for label in labels if label == "random"), labels[0])
+
+
+def elo_ratings(
+    labels: Sequence[str], pairings: Sequence[PairingStats], *, tolerance: float = 1e-10
+) -> dict[str, float]:
+    """Elo rating of every agent (see the module docstring), anchored at :func:`anchor_of`.
+
+    Agents without any game get nan.
+    """
+    index = {label: i for i, label in enumerate(labels)}
+    size = len(labels)
+    points = [[0.0] * size for _ in range(size)]  # points[i][j]: i's points against j
+    games = [[0.0] * size for _ in range(size)]
+    for p in pairings:
+        if p.games == 0:
+            continue
+        i, j = index[p.a], index[p.b]
+        a_points = p.wins + 0.5 * p.draws + 0.5 * VIRTUAL_DRAWS
+        b_points = p.losses + 0.5 * p.draws + 0.5 * VIRTUAL_DRAWS
+        points[i][j] += a_points
+        points[j][i] += b_points
+        games[i][j] = games[j][i] = games[i][j] + p.games + VIRTUAL_DRAWS
+    played = [any(games[i]) for i in range(size)]
+    strength = [1.0] * size
+    for _ in range(100_000):  # minorisation-maximisation (Hunter 2004)
+        old = list(strength)
+        for i in range(size):
+            if played[i]:
+                strength[i] = sum(points[i]) / sum(
+                    games[i][j] / (strength[i] + strength[j]) for j in range(size) if games[i][j]
+                )
+        scale = math.exp(sum(math.log(s) for s in strength) / size)  # fix the free scale
+        strength = [s / scale for s in strength]
+        if max(abs(math.log(s / o)) for s, o in zip(strength, old, strict=True)) < tolerance:
+            break
+    anchor = strength[index[anchor_of(labels)]]
+    return {
+        label: 400 * math.log10(strength[i] / anchor) if played[i] else math.nan
+        for i, label in enumerate(labels)
+    }
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One agent's line of the Elo table."""
+
+    label: str
+    elo: float
+    games: int
+    score: float
+    errors: int
+
+
+def standings(
+    labels: Sequence[str], results: Sequence[GameResult], elo: dict[str, float]
+) -> list[Standing]:
+    """Every agent with its rating, games, score per game and games lost by error,
+    strongest first."""
+    rows = []
+    for label in labels:
+        mine = [r for r in results if label in r.players]
+        points = sum(r.score_of(label) for r in mine)
+        errors = sum(1 for r in mine if r.error and r.error["agent"] == label)
+        score = points / len(mine) if mine else math.nan
+        rows.append(Standing(label, elo[label], len(mine), score, errors))
+    return sorted(rows, key=lambda row: -row.elo if not math.isnan(row.elo) else math.inf)

@@ -1,0 +1,201 @@
+"""``connectn bench``: our environments and MCTS against PettingZoo and OpenSpiel.
+
+Two measurements, each side measured in this process, interleaved, median of several runs:
+
+- AEC steps per second of random masked play (``agent_iter`` + ``last`` + ``step``; a
+  pre-drawn uniform number indexes ``np.flatnonzero(mask)``) through ``env()``, against
+  PettingZoo's ``classic`` Connect Four and tic-tac-toe.
+- MCTS simulations per second from the empty board (UCT, c = 1.4, one random play-out per
+  simulation, one thread): :class:`agents.MCTSAgent` against OpenSpiel's C++ ``MCTSBot``.
+
+A reference that is not installed is skipped with a message. The warm-up (numba cache
+loading or compiling) is not timed.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+import numpy as np
+
+__all__ = ["BenchRow", "env_rows", "format_table", "mcts_rows", "random_play_rate", "run_bench"]
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    """One line of the table: our figure, the reference's (or why it is missing)."""
+
+    name: str
+    unit: str
+    ours: float
+    reference: str
+    theirs: float | None = None
+    note: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        return None if self.theirs is None else self.ours / self.theirs
+
+
+def random_play_rate(env: Any, steps: int, seed: int) -> float:
+    """``env.step`` calls per second of random masked play (games restart at the end)."""
+    uniforms = np.random.default_rng(seed).random(steps).tolist()
+    env.reset(seed=seed)
+    done = 0
+    start = time.perf_counter()
+    while done < steps:
+        for _agent in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                legal = np.flatnonzero(observation["action_mask"])
+                action = int(legal[int(uniforms[done] * len(legal))])
+            env.step(action)
+            done += 1
+            if done == steps:
+                break
+        else:
+            env.reset()
+    return steps / (time.perf_counter() - start)
+
+
+def _env_cases() -> list[tuple[str, Callable[[], Any], str, Callable[[], Any] | None]]:
+    from connectn_env import connect_n_v0, gomoku_v0, hex_v0
+
+    def pettingzoo_env(name: str) -> Callable[[], Any]:
+        def make() -> Any:
+            import pettingzoo
+
+            return pettingzoo.make("aec", f"classic/{name}")
+
+        return make
+
+    return [
+        ("connect_four 6x7", connect_n_v0.env, "PettingZoo connect_four_v3",
+         pettingzoo_env("connect_four-v3")),
+        ("tictactoe 3x3", lambda: connect_n_v0.env(rows=3, cols=3, n=3, gravity=False),
+         "PettingZoo tictactoe_v3", pettingzoo_env("tictactoe-v3")),
+        ("gomoku 15x15", lambda: gomoku_v0.env(size=15), "-", None),
+        ("hex 11x11", lambda: hex_v0.env(size=11), "-", None),
+    ]  # fmt: skip
+
+
+def env_rows(runs: int, steps: int) -> list[BenchRow]:
+    """AEC steps/s of our envs and PettingZoo's (median of ``runs`` interleaved runs)."""
+    rows = []
+    for name, ours, reference, make_theirs in _env_cases():
+        sides: dict[str, Any] = {"ours": ours()}
+        note = ""
+        if make_theirs is not None:
+            try:
+                sides["theirs"] = make_theirs()
+            except Exception as error:  # an optional dependency of PettingZoo is missing
+                note = f"{reference} skipped: {type(error).__name__}: {error}"
+        rates: dict[str, list[float]] = {side: [] for side in sides}
+        for env in sides.values():
+            random_play_rate(env, min(steps, 500), seed=0)  # warm-up
+        for run in range(runs):
+            for side, env in sides.items():
+                rates[side].append(random_play_rate(env, steps, seed=run + 1))
+        theirs = statistics.median(rates["theirs"]) if "theirs" in rates else None
+        shown = reference if theirs is not None or make_theirs is None else "-"
+        rows.append(
+            BenchRow(
+                f"{name} env", "steps/s", statistics.median(rates["ours"]), shown, theirs, note
+            )
+        )
+    return rows
+
+
+_MCTS_GAMES = (
+    ("connect_four", "connect_four"),
+    ("gomoku 15x15", "gomoku(size=15)"),
+    ("hex 11x11", "hex(board_size=11)"),
+)
+
+
+def _our_mcts_rate(name: str, simulations: int) -> float:
+    from agents import MCTSAgent
+    from connectn_env import connect_n_v0, gomoku_v0, hex_v0
+
+    makers = {
+        "connect_four": connect_n_v0.env,
+        "gomoku 15x15": lambda: gomoku_v0.env(size=15),
+        "hex 11x11": lambda: hex_v0.env(size=11),
+    }
+    env = makers[name]()
+    env.reset()
+    agent = MCTSAgent(simulations=simulations, exploration=1.4, reuse_tree=False, seed=0)
+    result = agent.search(env)
+    return result.simulations / result.elapsed
+
+
+def _openspiel_mcts_rate(pyspiel: Any, game_string: str, simulations: int) -> float:
+    game = pyspiel.load_game(game_string)
+    evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
+    bot = pyspiel.MCTSBot(game, evaluator, 1.4, simulations, 1000, False, 0, False)
+    state = game.new_initial_state()
+    start = time.perf_counter()
+    bot.step(state)
+    return simulations / (time.perf_counter() - start)
+
+
+def mcts_rows(repeats: int, simulations: int) -> list[BenchRow]:
+    """MCTS simulations/s from the empty board, ours and OpenSpiel's C++ MCTSBot."""
+    try:
+        import pyspiel
+    except ImportError:
+        pyspiel = None
+    rows = []
+    for name, game_string in _MCTS_GAMES:
+        _our_mcts_rate(name, 64)  # warm-up: load or compile the numba code
+        ours, theirs = [], []
+        for _ in range(repeats):
+            ours.append(_our_mcts_rate(name, simulations))
+            if pyspiel is not None:
+                theirs.append(_openspiel_mcts_rate(pyspiel, game_string, simulations))
+        reference = "OpenSpiel C++ MCTSBot" if pyspiel is not None else "-"
+        note = "" if pyspiel is not None else "OpenSpiel skipped: pip install open_spiel"
+        median = statistics.median(theirs) if theirs else None
+        rows.append(
+            BenchRow(f"{name} MCTS", "sims/s", statistics.median(ours), reference, median, note)
+        )
+    return rows
+
+
+def format_table(rows: list[BenchRow]) -> str:
+    """A Markdown table of the rows, then the notes of skipped references."""
+    lines = [
+        "| benchmark | unit | connectn-env | reference | reference value | ratio |",
+        "|---|---|---:|---|---:|---:|",
+    ]
+    for row in rows:
+        theirs = "-" if row.theirs is None else f"{row.theirs:,.0f}"
+        ratio = "-" if row.ratio is None else f"{row.ratio:.2f}x"
+        lines.append(
+            f"| {row.name} | {row.unit} | {row.ours:,.0f} | {row.reference} | {theirs} | {ratio} |"
+        )
+    notes = sorted({row.note for row in rows if row.note})
+    return "\n".join(lines + [f"note: {note}" for note in notes])
+
+
+def run_bench(*, full: bool = False, stream: TextIO | None = None) -> int:
+    """Run both benchmarks and print one table (``full``: more runs, longer searches)."""
+    stream = stream if stream is not None else sys.stdout
+    runs, steps = (7, 20_000) if full else (3, 3_000)
+    repeats, simulations = (5, 20_000) if full else (3, 5_000)
+    print(
+        f"connectn bench ({'full' if full else 'quick; --full for more runs'}): medians of "
+        f"{runs} runs of {steps} env steps, {repeats} searches of {simulations} simulations",
+        file=stream,
+        flush=True,
+    )
+    rows = env_rows(runs, steps) + mcts_rows(repeats, simulations)
+    print(format_table(rows), file=stream)
+    return 0
