@@ -1,0 +1,111 @@
+"""``connectn play`` (a person against an agent, in a pygame window or a terminal) and the
+viewer of ``connectn replay``.
+
+The game logic (:class:`GameSession`) knows nothing of the user interfaces; the window
+(:mod:`connectn_env.play.window`) imports pygame, the terminal
+(:mod:`connectn_env.play.terminal`) does not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from connectn_env.play.notation import move_format, move_name, parse_move
+from connectn_env.play.session import Analysis, GameSession
+from connectn_env.play.thinking import Answer, Status, Thinker, think
+from connectn_env.play.ui import choose_ui, display_problem
+
+HUMAN = "human"
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """``connectn play``: build the game and the opponent from ``args`` and play.
+
+    ``args`` has ``game_config`` (a ``GameConfig``; if missing, it is built from ``game``
+    and the game options ``rows cols n gravity size rule swap``), ``opponent`` (an
+    ``AgentSpec`` or a spec string; ``human``: two people share the board),
+    ``human_first``, ``seed``, ``ui`` (``"window"``, ``"terminal"`` or ``"auto"``) and
+    ``record`` (a directory or None). Returns the exit status.
+
+    Raises:
+        ValueError: a bad game option, agent spec or ``ui``.
+    """
+    from connectn_env.cli import game_config_from_args
+    from connectn_env.specs import AgentSpec, parse_agent_spec
+
+    spec = args.opponent
+    if not isinstance(spec, AgentSpec):
+        spec = parse_agent_spec(spec)
+    config = getattr(args, "game_config", None) or game_config_from_args(args)
+    ui, note = choose_ui(args.ui)
+    agent = spec.build(args.seed)
+    recorder = None if args.record is None else _recorder(args.record, str(spec), args.seed)
+    session = GameSession(
+        config.make_env(), agent, human_player=0 if args.human_first else 1, on_game_over=recorder
+    )
+    if note is not None:
+        print(note, flush=True)
+    if ui == "window":
+        from connectn_env.play.window import run_window
+
+        return run_window(session, title=f"connectn play {config} against {spec}")
+    from connectn_env.play.terminal import run_terminal
+
+    return run_terminal(session, opponent=str(spec), title=str(config))
+
+
+def run_replay(record: Any, args: argparse.Namespace) -> int:
+    """``connectn replay``: show ``record`` (a ``GameRecord``) in the UI ``args.ui`` asks for
+    (``"auto"``: a window if a display is available). Returns the exit status."""
+    from connectn_env.play.replay import check_record, replay_terminal
+
+    check_record(record)
+    ui, note = choose_ui(args.ui)
+    if note is not None:
+        print(note, flush=True)
+    if ui == "window":
+        from connectn_env.play.replay_window import replay_window
+
+        return replay_window(record)
+    return replay_terminal(record)
+
+
+def _recorder(
+    directory: str | Path, opponent: str, seed: int | None
+) -> Callable[[GameSession], None]:
+    """Saves each finished game of a session into ``directory`` (JSON; SGF too for Gomoku
+    and Hex) and says where."""
+    from connectn_env.records import GameRecord, save_record
+
+    def save(session: GameSession) -> None:
+        players = [HUMAN, HUMAN]
+        if session.agent is not None:
+            players[session.ai_player] = opponent
+        record = GameRecord.from_state(
+            session.state, players=tuple(players), meta={"seed": seed, "program": "connectn play"}
+        )
+        paths = save_record(record, directory)
+        print(f"Game saved: {', '.join(str(p) for p in paths)}", file=sys.stderr, flush=True)
+
+    return save
+
+
+__all__ = [
+    "Analysis",
+    "Answer",
+    "GameSession",
+    "Status",
+    "Thinker",
+    "choose_ui",
+    "display_problem",
+    "move_format",
+    "move_name",
+    "parse_move",
+    "run_play",
+    "run_replay",
+    "think",
+]

@@ -1,0 +1,178 @@
+"""A pygame window with a board picture on top and lines of text below it.
+
+Shared by the play window and the replay viewer. Initialises only ``pygame.display`` (and
+quits it on close only if it initialised it) and ``pygame.freetype``; never calls
+``pygame.init()`` or the global ``pygame.quit()``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "hide")
+import pygame
+import pygame.freetype
+
+from connectn_env.render.pygame_renderer import PygameRenderer
+from connectn_env.render.theme import BACKGROUND, STATUS_BAR, TEXT
+
+PAD = 10
+STATUS_FONT, SMALL_FONT = 17, 14
+STATUS_LINE, SMALL_LINE = 34, 22  # heights of the big first line and the small lines
+MIN_WIDTH = 480
+RGB = tuple[int, int, int]
+
+
+class BoardFrame:
+    """The window: the renderer's board picture, centred, above a panel of text lines.
+
+    The panel has one big status line, ``small_lines`` small lines and a key-help line on
+    a shaded strip at the bottom.
+
+    Args:
+        renderer: Draws the board.
+        title: Window title.
+        key_help: The key-help text (the window is made wide enough for it).
+        small_lines: Number of small text lines between the status line and the key help.
+
+    Attributes:
+        renderer: The board renderer.
+        window: The ``pygame.Window`` once opened, else None.
+        board_rect: Where the board picture is in the window.
+    """
+
+    def __init__(
+        self, renderer: PygameRenderer, *, title: str, key_help: str, small_lines: int = 1
+    ) -> None:
+        if not isinstance(title, str):
+            raise TypeError(f"title must be a str, got {type(title).__name__}")
+        self.renderer = renderer
+        self.title = title
+        self.key_help = key_help
+        self.small_lines = small_lines
+        self.window: Any = None
+        self.board_rect = pygame.Rect((0, 0), renderer.size)
+        self.fonts: tuple[Any, Any] | None = None
+        self._opened_display = False
+
+    def open(self) -> None:
+        """Open the window (initialising pygame's display if needed); safe to repeat."""
+        if self.window is not None:
+            return
+        if not pygame.display.get_init():
+            pygame.display.init()
+            self._opened_display = True
+        if not pygame.freetype.get_init():
+            pygame.freetype.init()
+        self.fonts = (
+            pygame.freetype.Font(None, STATUS_FONT),
+            pygame.freetype.Font(None, SMALL_FONT),
+        )
+        board_w, board_h = self.renderer.size
+        help_w = self.fonts[1].get_rect(self.key_help).width + 2 * PAD
+        width = max(board_w, help_w, MIN_WIDTH)
+        self.board_rect = pygame.Rect(((width - board_w) // 2, 0), (board_w, board_h))
+        height = board_h + PAD + STATUS_LINE + SMALL_LINE * (self.small_lines + 1)
+        self.window = pygame.Window(self.title, (width, height))
+
+    def try_open(self) -> str | None:
+        """Open the window; returns None, or pygame's reason why it cannot (no display)."""
+        try:
+            self.open()
+        except pygame.error as error:
+            self.close()
+            return str(error) or "pygame cannot open a display"
+        return None
+
+    def close(self) -> None:
+        """Close the window (and the display if this frame initialised it); safe to repeat."""
+        self.renderer.close()
+        if self.window is not None:
+            self.window.destroy()
+            self.window = None
+        if self._opened_display:
+            pygame.display.quit()
+            self._opened_display = False
+
+    @property
+    def surface(self) -> pygame.Surface:
+        """The window's surface."""
+        return self.window.get_surface()
+
+    def board(self) -> pygame.Surface:
+        """A subsurface for drawing the board (renderer coordinates)."""
+        return self.surface.subsurface(self.board_rect)
+
+    def status_rect(self) -> pygame.Rect:
+        """The big status line."""
+        top = self.board_rect.bottom + PAD
+        return pygame.Rect(PAD, top, self.surface.get_width() - 2 * PAD, STATUS_LINE)
+
+    def small_rect(self, index: int) -> pygame.Rect:
+        """Small text line ``index`` (0-based) under the status line."""
+        rect = self.status_rect()
+        return pygame.Rect(rect.x, rect.bottom + index * SMALL_LINE, rect.w, SMALL_LINE)
+
+    def clear(self) -> None:
+        """Fill the window with the background and draw the key-help strip."""
+        surface = self.surface
+        surface.fill(BACKGROUND)
+        top = self.small_rect(self.small_lines).y
+        strip = pygame.Rect(0, top, surface.get_width(), SMALL_LINE)
+        surface.fill(STATUS_BAR, strip)
+        self.text(self.key_help, strip, small=True, centre=True)
+
+    def text(
+        self,
+        text: str,
+        rect: pygame.Rect,
+        *,
+        small: bool = False,
+        colour: RGB = TEXT,
+        centre: bool = False,
+    ) -> int:
+        """Draw one line of text in ``rect`` (shrunk to fit); returns its right edge."""
+        if not text:
+            return rect.x
+        picture, _ = self.fonts[1 if small else 0].render(text, colour)
+        if picture.get_width() > rect.w:
+            scale = rect.w / picture.get_width()
+            picture = pygame.transform.smoothscale(
+                picture, (rect.w, max(1, round(picture.get_height() * scale)))
+            )
+        place = picture.get_rect(midleft=(rect.x, rect.centery))
+        if centre:
+            place.centerx = rect.centerx
+        self.surface.blit(picture, place)
+        return place.right
+
+    def action_at(self, pos: Sequence[int]) -> int | None:
+        """The action a click at window pixel ``pos`` names, or None off the board."""
+        if not self.board_rect.collidepoint(pos):
+            return None
+        return self.renderer.action_at((pos[0] - self.board_rect.x, pos[1] - self.board_rect.y))
+
+    def cell_pixel(self, row: int, col: int) -> tuple[int, int]:
+        """Window pixel at the centre of cell (row, col)."""
+        x, y = self.renderer.geometry.center(row, col)
+        return (round(x) + self.board_rect.x, round(y) + self.board_rect.y)
+
+    def screenshot(self) -> np.ndarray:
+        """The window's picture as a new uint8 (height, width, 3) array."""
+        surface = self.surface
+        pixels = np.frombuffer(pygame.image.tobytes(surface, "RGB"), dtype=np.uint8)
+        return pixels.reshape(surface.get_height(), surface.get_width(), 3).copy()
+
+
+def explain_no_window(problem: str) -> int:
+    """Say on stderr that no window can be opened and what to do; returns exit status 1."""
+    print(f"connectn: cannot open a window ({problem}); use --ui terminal", file=sys.stderr)
+    return 1
+
+
+__all__ = ["BoardFrame", "explain_no_window"]

@@ -1,0 +1,98 @@
+"""Move names as people type and read them: ``4`` (a column of a gravity game, 1-based),
+``b2`` (a cell: column letter, row number, ``a1`` top left) or ``swap`` (Hex's swap move)."""
+
+from __future__ import annotations
+
+from connectn_env.games import BoardGame, GameState, cell_name, parse_cell_name
+from connectn_env.games.validation import require_int
+
+SWAP = "swap"
+
+
+def swap_action(game: BoardGame) -> int | None:
+    """The swap action of ``game``, or None if it has none."""
+    if game.gravity or game.num_actions == game.rows * game.cols:
+        return None
+    return game.rows * game.cols
+
+
+def move_name(game: BoardGame, action: int) -> str:
+    """The name of ``action``: a 1-based column number, a cell name or ``swap``.
+
+    Raises:
+        TypeError: ``game`` is not a BoardGame or ``action`` not an int.
+        ValueError: ``action`` is outside the game's action space.
+    """
+    if not isinstance(game, BoardGame):
+        raise TypeError(f"game must be a BoardGame, got {type(game).__name__}")
+    action = require_int("action", action, 0, game.num_actions - 1)
+    if game.gravity:
+        return str(action + 1)
+    if action == swap_action(game):
+        return SWAP
+    return cell_name(*divmod(action, game.cols))
+
+
+def move_format(game: BoardGame) -> str:
+    """How to enter a move in ``game``, for help lines."""
+    if not isinstance(game, BoardGame):
+        raise TypeError(f"game must be a BoardGame, got {type(game).__name__}")
+    if game.gravity:
+        return f"a column number, 1 to {game.cols}"
+    last = cell_name(game.rows - 1, game.cols - 1)
+    text = f"a cell, column letter then row number, a1 to {last}"
+    if swap_action(game) is not None:
+        text += f", or '{SWAP}' (second move only)"
+    return text
+
+
+def parse_move(state: GameState, text: str) -> int:
+    """The legal action that ``text`` names in ``state``.
+
+    Raises:
+        TypeError: ``state`` is not a GameState or ``text`` not a str.
+        ValueError: ``text`` names no move, or its move is illegal now; the message says why
+            and how moves are written.
+    """
+    if not isinstance(state, GameState):
+        raise TypeError(f"state must be a GameState, got {type(state).__name__}")
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    game = state.game
+    entry = text.strip().lower()
+    if state.is_terminal():
+        raise ValueError("the game is over: no more moves")
+    if not entry:
+        raise ValueError(f"enter a move: {move_format(game)}")
+    if game.gravity:
+        action = _parse_column(game, entry)
+    elif entry == SWAP and swap_action(game) is not None:
+        action = swap_action(game)
+    else:
+        row, col = parse_cell_name(entry, game.rows, game.cols)
+        action = row * game.cols + col
+    if not state.legal_action_mask()[action]:
+        raise ValueError(_illegal_reason(state, action))
+    return action
+
+
+def _parse_column(game: BoardGame, entry: str) -> int:
+    if not entry.isdigit():
+        raise ValueError(f"{entry!r} is not a column: enter {move_format(game)}")
+    column = int(entry)
+    if not 1 <= column <= game.cols:
+        raise ValueError(f"there is no column {column}: enter {move_format(game)}")
+    return column - 1
+
+
+def _illegal_reason(state: GameState, action: int) -> str:
+    game = state.game
+    name = move_name(game, action)
+    if game.gravity:
+        return f"column {name} is full: choose another column"
+    if action == swap_action(game):
+        return "swap is only allowed as the second move of the game"
+    return f"{name} is already taken: choose an empty cell"
+
+
+__all__ = ["SWAP", "move_format", "move_name", "parse_move", "swap_action"]

@@ -1,0 +1,254 @@
+"""``connectn play --ui terminal``: the game on a text board, moves typed on stdin."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any, TextIO
+
+from connectn_env.play.notation import move_format, move_name, parse_move
+from connectn_env.play.session import HINT, MOVE, GameSession
+from connectn_env.play.thinking import think
+from connectn_env.render.ansi import STONE_CHARS, render_ansi
+
+NAMES = (STONE_CHARS[1], STONE_CHARS[2])
+COMMANDS = ("undo", "new", "hint", "switch", "help", "quit")
+PROGRESS_EVERY = 0.25  # seconds between progress lines on a terminal
+QUIT, CHANGED, SAME = "quit", "changed", "same"
+
+
+class TerminalGame:
+    """Plays a :class:`~connectn_env.play.session.GameSession` on text streams.
+
+    Args:
+        session: The game.
+        stdin: Where moves and commands are read (default ``sys.stdin``).
+        stdout: Where the board and messages go (default ``sys.stdout``).
+        opponent: How the agent is introduced (for example its spec).
+        title: The game's name for the first line (for example ``"tictactoe"``).
+    """
+
+    def __init__(
+        self,
+        session: GameSession,
+        *,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        opponent: str = "the AI",
+        title: str | None = None,
+    ) -> None:
+        if not isinstance(session, GameSession):
+            raise TypeError(f"session must be a GameSession, got {type(session).__name__}")
+        if not isinstance(opponent, str):
+            raise TypeError(f"opponent must be a str, got {type(opponent).__name__}")
+        self.session = session
+        self.stdin = sys.stdin if stdin is None else stdin
+        self.stdout = sys.stdout if stdout is None else stdout
+        self.opponent = opponent
+        self.title = repr(session.game) if title is None else str(title)
+        self._last_progress = 0.0
+
+    def run(self) -> int:
+        """Play until ``quit`` or the end of input; returns the exit status (0; 1 if the
+        agent failed; 130 on Ctrl-C)."""
+        session = self.session
+        try:
+            self._say(self._intro())
+            self._say(render_ansi(session.state))
+            while True:
+                if session.ai_turn:
+                    if not self._agent_moves(MOVE):
+                        return 1
+                    self._show()
+                    continue
+                line = self._read()
+                if line is None:
+                    self._say("End of input: bye.")
+                    return 0
+                outcome = self._command(line)
+                if outcome == QUIT:
+                    self._say("Bye.")
+                    return 0
+                if outcome == CHANGED:
+                    self._show()
+        except KeyboardInterrupt:
+            self._say("\nInterrupted: bye.")
+            return 130
+
+    # --- input ---------------------------------------------------------------------------
+
+    def _read(self) -> str | None:
+        session = self.session
+        if session.over:
+            prompt = "Game over. new, undo or quit: "
+        else:
+            player = session.state.current_player()
+            who = "Your move" if session.agent is not None else "Move"
+            prompt = f"{who} ({NAMES[player]}): "
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            self._say("")
+            return None
+        if not self.stdin.isatty():  # echo piped input, so the transcript reads well
+            self._say(line.strip())
+        return line.strip()
+
+    def _command(self, line: str) -> str:
+        """Carry out one line of input: a command or a move."""
+        session = self.session
+        word = line.lower()
+        if word in ("quit", "exit", "q"):
+            return QUIT
+        if word in ("help", "?", ""):
+            self._say(self._help())
+            return SAME
+        if word == "undo":
+            taken = session.undo()
+            if not taken:
+                self._say("Nothing to undo.")
+                return SAME
+            self._say(f"Took back {taken} move{'s' * (taken != 1)}.")
+            return CHANGED
+        if word == "new":
+            session.new_game()
+            self._say("New game.")
+            return CHANGED
+        if word == "switch":
+            session.switch_sides()
+            self._say(f"You now play {NAMES[session.human_player]}.")
+            return CHANGED
+        if word == "hint":
+            return self._hint()
+        if session.over:
+            self._say(f"The game is over: type new, undo or quit (not {line!r}).")
+            return SAME
+        try:
+            action = parse_move(session.state, line)
+        except ValueError as error:
+            self._say(f"{error}.")
+            if word.isalpha():  # perhaps a mistyped command
+                self._say(self._help())
+            return SAME
+        session.play(action)
+        return CHANGED
+
+    def _hint(self) -> str:
+        if self.session.agent is None:
+            self._say("No AI to ask: the opponent is a person.")
+        elif self.session.over:
+            self._say("The game is over: no hint.")
+        else:
+            self._agent_moves(HINT)
+        return SAME
+
+    # --- the agent -----------------------------------------------------------------------
+
+    def _agent_moves(self, kind: str) -> bool:
+        """Ask the agent for its move (and play it) or for a hint; False if it failed."""
+        session = self.session
+        moves = session.moves
+        mover = NAMES[session.state.current_player()]
+        if kind == MOVE:
+            self._say(f"AI ({mover}) is thinking...")
+        start = time.monotonic()
+        try:
+            action, result = think(session.agent, session.position_copy(), progress=self._progress)
+            session.note_answer(kind, moves, action, result)
+            if kind == MOVE:
+                session.play(action)
+        except Exception as error:  # any failure of the agent ends the game with a message
+            self._say(f"The AI failed: {type(error).__name__}: {error}")
+            return False
+        self._clear_progress()
+        details = _details(result, time.monotonic() - start, kind)
+        name = move_name(session.game, action)
+        if kind == MOVE:
+            self._say(f"AI ({mover}) plays {name}{details}")
+        else:
+            self._say(f"Hint: {name}{details}{_top_moves(session, result)}")
+        return True
+
+    def _progress(self, simulations: int, elapsed: float, root_value: float) -> None:
+        if not self.stdout.isatty():
+            return
+        now = time.monotonic()
+        if now - self._last_progress < PROGRESS_EVERY:
+            return
+        self._last_progress = now
+        chance = (root_value + 1) / 2
+        self.stdout.write(f"\r  {simulations:,} simulations, win chance {chance:.0%}  ")
+        self.stdout.flush()
+
+    def _clear_progress(self) -> None:
+        if self.stdout.isatty():
+            self.stdout.write("\r\033[K")
+            self.stdout.flush()
+
+    # --- output --------------------------------------------------------------------------
+
+    def _show(self) -> None:
+        session = self.session
+        self._say(render_ansi(session.state))
+        result = session.result_text(NAMES)
+        if result is not None:
+            self._say(f"{result} Type new for another game, undo to take back, quit to leave.")
+
+    def _intro(self) -> str:
+        session = self.session
+        if session.agent is None:
+            sides = f"Two players at one board: {NAMES[0]} moves first."
+        else:
+            first = "first" if session.human_player == 0 else "second"
+            sides = (
+                f"You play {NAMES[session.human_player]} (you move {first}) against "
+                f"{self.opponent}."
+            )
+        return f"{self.title}: {sides}\n{self._help()}"
+
+    def _help(self) -> str:
+        commands = [c for c in COMMANDS if c != "hint" or self.session.agent is not None]
+        return f"Enter {move_format(self.session.game)}; commands: {', '.join(commands)}."
+
+    def _say(self, text: str) -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+
+def _details(result: Any, elapsed: float, kind: str) -> str:
+    """``" (1,234 simulations in 0.5 s, its win chance 62%)."``, or ``"."`` without a search."""
+    if result is None:
+        return "."
+    mover = "it" if kind == MOVE else "you"
+    if result.proven == "draw":
+        outlook = "a forced draw"
+    elif result.proven is not None:
+        outlook = f"a forced {result.proven} for {mover}"
+    else:
+        whose = "its" if kind == MOVE else "your"
+        outlook = f"{whose} win chance {(result.root_value + 1) / 2:.0%}"
+    return f" ({result.simulations:,} simulations in {elapsed:.1f} s, {outlook})."
+
+
+def _top_moves(session: GameSession, result: Any, count: int = 3) -> str:
+    if result is None:
+        return ""
+    order = [int(a) for a in result.pi.argsort()[::-1][:count] if result.pi[a] > 0]
+    shares = ", ".join(f"{move_name(session.game, a)} {result.pi[a]:.0%}" for a in order)
+    return f" Most searched: {shares}."
+
+
+def run_terminal(
+    session: GameSession,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    opponent: str = "the AI",
+    title: str | None = None,
+) -> int:
+    """Play ``session`` on text streams; returns the exit status (see :meth:`TerminalGame.run`)."""
+    return TerminalGame(session, stdin=stdin, stdout=stdout, opponent=opponent, title=title).run()
+
+
+__all__ = ["TerminalGame", "run_terminal"]

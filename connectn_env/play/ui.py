@@ -1,0 +1,63 @@
+"""Choosing between the window and the terminal (``--ui window|terminal|auto``)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from connectn_env.games.validation import require_choice
+
+UIS = ("window", "terminal", "auto")
+HEADLESS_DRIVERS = ("dummy", "offscreen")
+
+
+def display_problem() -> str | None:
+    """Why no window can be shown here, or None if pygame can open a display.
+
+    No display when SDL's video driver is ``dummy`` or ``offscreen``; on X11/Wayland
+    systems when neither ``DISPLAY`` nor ``WAYLAND_DISPLAY`` is set (unless
+    ``SDL_VIDEODRIVER`` names another driver); and whenever pygame's display fails to
+    initialise. The probe leaves pygame's display as it found it.
+    """
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    if driver in HEADLESS_DRIVERS:
+        return f"SDL_VIDEODRIVER={driver} shows no window"
+    desktop = sys.platform in ("win32", "darwin")
+    if (
+        not driver
+        and not desktop
+        and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    ):
+        return "neither DISPLAY nor WAYLAND_DISPLAY is set"
+    try:
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "hide")
+        import pygame
+
+        if pygame.display.get_init():
+            return None
+        try:
+            pygame.display.init()
+        finally:
+            pygame.display.quit()
+    except Exception as error:  # ImportError, pygame.error: no usable display
+        return f"pygame cannot open a display ({error})"
+    return None
+
+
+def choose_ui(requested: str) -> tuple[str, str | None]:
+    """``(ui, note)``: the UI to use for ``requested`` and, when ``auto`` falls back to the
+    terminal, a message saying why.
+
+    Raises:
+        ValueError: ``requested`` is not ``"window"``, ``"terminal"`` or ``"auto"``.
+    """
+    require_choice("ui", requested, UIS)
+    if requested != "auto":
+        return requested, None
+    problem = display_problem()
+    if problem is None:
+        return "window", None
+    return "terminal", f"No display available ({problem}): playing in the terminal."
+
+
+__all__ = ["UIS", "choose_ui", "display_problem"]

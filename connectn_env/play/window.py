@@ -1,0 +1,405 @@
+"""The pygame window of ``connectn play``: the board, a status panel and the keys."""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import numpy as np
+import pygame
+
+from connectn_env.games.validation import require_number
+from connectn_env.play.frame import PAD, BoardFrame, explain_no_window
+from connectn_env.play.notation import move_name, swap_action
+from connectn_env.play.session import HINT, MOVE, GameSession
+from connectn_env.play.thinking import Status, Thinker
+from connectn_env.render.geometry import GO, GRID, HEX, RACK
+from connectn_env.render.pygame_renderer import PygameRenderer
+from connectn_env.render.theme import TEXT
+
+HEAT = (255, 120, 0)  # analysis overlay
+HINT_COLOUR = (230, 0, 230)
+WIN_BANNER, LOSS_BANNER, DRAW_BANNER = (60, 170, 90), (200, 60, 50), (120, 116, 108)
+WHITE = (255, 255, 255)
+HEAT_LABELS = 5  # the most visited moves get a percentage
+KEY_HELP = "U undo   N new game   S switch sides   H hint   A analysis   Q quit"
+
+
+class PlayWindow:
+    """An interactive game window for a :class:`~connectn_env.play.session.GameSession`.
+
+    The agent thinks in a background thread (:class:`~connectn_env.play.thinking.Thinker`)
+    on a copy of the position while the window keeps drawing and handling events; the
+    window applies the move it returns. Call :meth:`run` for the whole loop, or
+    :meth:`step` once per frame and then :meth:`close`.
+
+    Args:
+        session: The game to show and play.
+        title: Window title.
+
+    Attributes:
+        session: The game.
+        frame: The window, board picture and text lines (:class:`BoardFrame`).
+        thinker: Runs the agent, or None without an agent.
+        show_analysis: Whether the analysis heat map is drawn.
+        message: The line of information under the status line (hints, errors).
+        running: False once the person has quit.
+    """
+
+    def __init__(self, session: GameSession, *, title: str = "connectn play") -> None:
+        if not isinstance(session, GameSession):
+            raise TypeError(f"session must be a GameSession, got {type(session).__name__}")
+        self.session = session
+        self.thinker = None if session.agent is None else Thinker(session.agent)
+        key_help = KEY_HELP if self.thinker is not None else KEY_HELP.replace("   H hint", "")
+        self.frame = BoardFrame(PygameRenderer(session.game), title=title, key_help=key_help)
+        self.names = self.frame.renderer.palette.names
+        self.show_analysis = False
+        self.message = ""
+        self.running = True
+        self.hover: int | None = None
+        self._failed: tuple[int, ...] | None = None  # the position where the agent failed
+
+    # --- lifecycle -----------------------------------------------------------------------
+
+    def run(self, *, fps: float = 30.0) -> None:
+        """Open the window and play until the person quits, then close it."""
+        fps = require_number("fps", fps, 0.0, strict_low=True)
+        clock = pygame.time.Clock()
+        try:
+            while self.step():
+                clock.tick(fps)
+        finally:
+            self.close()
+
+    def step(self) -> bool:
+        """One frame: handle pending events, let the agent move, draw. False once quit."""
+        self.frame.open()
+        for event in pygame.event.get():
+            self.handle(event)
+        if self.running:
+            self.update()
+            self.draw()
+            self.frame.window.flip()
+        return self.running
+
+    def close(self) -> None:
+        """Stop the agent's thread and close the window; safe to repeat."""
+        if self.thinker is not None:
+            self.thinker.stop()
+            self.thinker.wait(timeout=_stop_timeout(self.session.agent))
+        self.frame.close()
+
+    # --- input ---------------------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """React to one pygame event (clicks, mouse moves, keys, closing the window)."""
+        if event.type in (pygame.QUIT, pygame.WINDOWCLOSE):
+            self.running = False
+        elif event.type == pygame.MOUSEMOTION:
+            self.hover = self.frame.action_at(event.pos)
+        elif event.type == pygame.WINDOWLEAVE:
+            self.hover = None
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.click(event.pos)
+        elif event.type == pygame.KEYDOWN:
+            self.key(event.key)
+
+    def click(self, pos: tuple[int, int]) -> None:
+        """A left click at window pixel ``pos``: play there if it is the person's turn."""
+        session = self.session
+        action = self.frame.action_at(pos)
+        if action is None or session.over:
+            return
+        if not session.human_turn:
+            self.message = "The AI is thinking: wait for its move."
+            return
+        swap = swap_action(session.game)
+        if swap is not None and session.is_legal(swap) and action == session.moves[0]:
+            action = swap  # clicking the opening stone takes it (the swap rule)
+        if not session.is_legal(action):
+            what = "column is full" if session.game.gravity else "cell is taken"
+            self.message = f"That {what}: choose another."
+            return
+        self._stop_thinking()  # a hint search for this position is no longer wanted
+        session.play(action)
+        self.message = ""
+
+    def key(self, key: int) -> None:
+        """A key press: U undo, N new game, S switch sides, H hint, A analysis, Q/Esc quit."""
+        session = self.session
+        if key in (pygame.K_q, pygame.K_ESCAPE):
+            self.running = False
+        elif key == pygame.K_a:
+            self.show_analysis = not self.show_analysis
+            if self.show_analysis and session.analysis is None:
+                self.message = "No analysis yet: it appears after the AI's first search."
+        elif key == pygame.K_u:
+            self._stop_thinking()
+            taken = session.undo()
+            plural = "s" * (taken != 1)
+            self.message = f"Took back {taken} move{plural}." if taken else "Nothing to undo."
+        elif key == pygame.K_n:
+            self._stop_thinking()
+            session.new_game()
+            self.message = "New game."
+        elif key == pygame.K_s:
+            self._stop_thinking()
+            session.switch_sides()
+            self.message = f"You now play {self.names[session.human_player]}."
+        elif key == pygame.K_h:
+            self._ask_hint()
+
+    def _ask_hint(self) -> None:
+        session = self.session
+        if self.thinker is None:
+            self.message = "No AI to ask: the opponent is a person."
+        elif not session.human_turn:
+            self.message = "Hints are for your turn."
+        elif self.thinker.busy:
+            self.message = "The AI is busy: try again in a moment."
+        else:
+            self.thinker.start(HINT, session)
+            self.message = ""
+
+    def _stop_thinking(self) -> None:
+        if self.thinker is not None and self.thinker.busy:
+            self.thinker.stop()
+
+    # --- the agent -----------------------------------------------------------------------
+
+    def update(self) -> None:
+        """Apply a finished answer of the agent; start its search when it is to move."""
+        if self.thinker is None:
+            return
+        session = self.session
+        answer = self.thinker.poll()
+        if answer is not None and answer.moves == session.moves:
+            if answer.error is not None:
+                self._failed = answer.moves
+                self.message = f"The AI failed: {answer.error}"
+            elif answer.kind == MOVE and session.ai_turn:
+                session.note_answer(MOVE, answer.moves, answer.action, answer.result)
+                try:
+                    session.play(answer.action)
+                except ValueError as error:
+                    self._failed = answer.moves
+                    self.message = f"The AI failed: {error}"
+            elif answer.kind == HINT:
+                session.note_answer(HINT, answer.moves, answer.action, answer.result)
+                self.message = self._hint_text(answer.action, answer.result)
+        if session.ai_turn and not self.thinker.busy and self._failed != session.moves:
+            self.thinker.start(MOVE, session)
+
+    def _hint_text(self, action: int, result: Any) -> str:
+        name = move_name(self.session.game, action)
+        if self.frame.renderer.geometry.style == GO:  # go boards are labelled A, B, C...
+            name = name.upper()
+        text = f"Hint: {name}"
+        if result is not None:
+            chance = (result.root_value + 1) / 2
+            text += f" (your win chance by the AI's search: {chance:.0%})"
+        return text
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def draw(self) -> pygame.Surface:
+        """Draw the whole window into its surface and return the surface."""
+        frame, session = self.frame, self.session
+        frame.clear()
+        board = frame.board()
+        status = None if self.thinker is None else self.thinker.status()
+        thinking = status is not None and status.kind == MOVE
+        preview = self.hover if session.human_turn and not thinking else None
+        frame.renderer.draw(board, session.state, highlight=preview)
+        if self.show_analysis and session.analysis is not None:
+            self._draw_heat(board, session.analysis.result.pi)
+        if session.hint is not None:
+            self._draw_hint(board, session.hint)
+        result = session.result_text(self.names)
+        line = frame.status_rect()
+        if status is not None:
+            self._draw_thinking(line, status)
+        elif result is not None:
+            self._draw_banner(line, result)
+        else:
+            frame.text(self._prompt(), line)
+        message = self.message
+        if not message and self.show_analysis and session.analysis is not None:
+            message = self._analysis_caption()
+        frame.text(message, frame.small_rect(0), small=True)
+        return frame.surface
+
+    def _prompt(self) -> str:
+        session = self.session
+        if self.thinker is not None and self.thinker.stopping:
+            return "Stopping the AI..."
+        if session.ai_turn:
+            if self._failed == session.moves:
+                return "The AI failed to move: press U, N or S."
+            return "The AI moves..."
+        mover = self.names[session.state.current_player()]
+        what = "column" if session.game.gravity else "cell"
+        if session.agent is None:
+            return f"{mover} to move: click a {what}."
+        text = f"Your move ({mover}): click a {what}."
+        swap = swap_action(session.game)
+        if swap is not None and session.is_legal(swap):
+            text += f" Click the {self.names[0]} stone to swap."
+        return text
+
+    def _draw_thinking(self, line: pygame.Rect, status: Status) -> None:
+        surface = self.frame.surface
+        palette = self.frame.renderer.palette
+        mover = self.session.state.current_player()
+        colour = palette.stones[mover]
+        if sum(colour) > 600:  # a white stone: draw its spinner in the outline colour
+            colour = palette.edges[mover]
+        radius = line.h * 0.32
+        arc = pygame.Rect(0, 0, round(2 * radius), round(2 * radius))
+        arc.center = (round(line.x + radius + 2), line.centery)
+        angle = (time.monotonic() * 5.0) % (2 * math.pi)
+        pygame.draw.arc(surface, colour, arc, angle, angle + 4.2, max(2, round(radius / 3)))
+        if status.kind == MOVE:
+            parts = [f"AI ({self.names[mover]}) thinking"]
+        else:
+            parts = ["Looking for a hint"]
+        if status.simulations is not None:
+            parts.append(f"{status.simulations:,} simulations")
+        chance = status.win_chance
+        if chance is not None:
+            whose = "its" if status.kind == MOVE else "your"
+            parts.append(f"{whose} win chance {chance:.0%}")
+        parts.append(f"{status.elapsed:.1f} s")
+        text_rect = pygame.Rect(line.x + line.h, line.y, line.w - line.h, line.h)
+        end = self.frame.text("   ".join(parts), text_rect)
+        bar = pygame.Rect(end + PAD, line.centery - 5, min(120, line.right - end - PAD), 10)
+        if chance is not None and bar.w > 20:  # the mover's share of the bar, in its colour
+            surface.fill(palette.stones[1 - mover], bar)
+            surface.fill(colour, (bar.x, bar.y, round(bar.w * chance), bar.h))
+            pygame.draw.rect(surface, TEXT, bar, 1)
+
+    def _draw_banner(self, line: pygame.Rect, result: str) -> None:
+        session = self.session
+        winner = session.state.winner
+        if winner is None:
+            colour = DRAW_BANNER
+        elif session.agent is None or winner == session.human_player:
+            colour = WIN_BANNER
+        else:
+            colour = LOSS_BANNER
+        pygame.draw.rect(self.frame.surface, colour, line, border_radius=6)
+        self.frame.text(f"{result}   N new game   U undo", line, colour=WHITE, centre=True)
+
+    def _analysis_caption(self) -> str:
+        analysis = self.session.analysis
+        result = analysis.result
+        who = "the AI's move" if analysis.kind == MOVE else "your hint"
+        text = (
+            f"Analysis of {who} at move {len(analysis.moves) + 1}: share of "
+            f"{result.simulations:,} simulations per move"
+        )
+        swap = swap_action(self.session.game)
+        if swap is not None and result.pi[swap] > 0:
+            text += f" (swap {result.pi[swap]:.0%})"
+        return text
+
+    def _draw_heat(self, board: pygame.Surface, pi: np.ndarray) -> None:
+        """The visit share of each move in orange (stronger for more visits): a column strip
+        in gravity games, else the empty cell or a ring around a stone; the most visited
+        moves get a percentage label."""
+        geometry = self.frame.renderer.geometry
+        game = self.session.game
+        pi = np.asarray(pi, dtype=float)
+        top = pi.max(initial=0.0)
+        shares = pi[: game.cols if game.gravity else game.rows * game.cols]
+        if top <= 0:
+            return
+        overlay = pygame.Surface(board.get_size(), pygame.SRCALPHA)
+        stones = self.session.state.board
+        half = geometry.cell / 2
+        frame_top, frame_bottom = geometry.frame[0][1], geometry.frame[2][1]
+        for action in np.flatnonzero(shares > 0):
+            share = float(shares[action]) / top
+            if game.gravity:
+                x = round(geometry.center(0, int(action))[0] - half)
+                height = round(frame_bottom - frame_top)
+                rect = pygame.Rect(x, round(frame_top), geometry.cell, height)
+                overlay.fill((*HEAT, round(20 + 110 * share)), rect)
+                continue
+            cell = divmod(int(action), game.cols)
+            colour = (*HEAT, round(20 + 180 * share))
+            centre = geometry.center(*cell)
+            if stones[cell]:  # the move was played since: ring the stone
+                ring = max(2, round(geometry.cell * 0.12 * share))
+                pygame.draw.circle(overlay, colour, centre, geometry.stone_radius + ring, ring)
+            elif geometry.style == HEX:
+                pygame.draw.polygon(overlay, colour, geometry.hexagon(*cell))
+            elif geometry.style == GRID:
+                overlay.fill(
+                    colour,
+                    pygame.Rect(0, 0, geometry.cell, geometry.cell).move(
+                        round(centre[0] - half), round(centre[1] - half)
+                    ),
+                )
+            else:
+                pygame.draw.circle(overlay, colour, centre, half)
+        board.blit(overlay, (0, 0))
+        for action in np.argsort(shares)[::-1][:HEAT_LABELS]:
+            if shares[action] > 0:
+                cell = (0, int(action)) if game.gravity else divmod(int(action), game.cols)
+                self._label(board, _percent(float(shares[action])), geometry.center(*cell))
+
+    def _label(self, board: pygame.Surface, text: str, centre: tuple[float, float]) -> None:
+        """White text on a dark box centred at ``centre``, if it fits in a cell."""
+        label, _ = self.frame.fonts[1].render(text, WHITE)
+        if label.get_width() >= self.frame.renderer.geometry.cell * 0.95:
+            return
+        box = label.get_rect(center=(round(centre[0]), round(centre[1])))
+        back = pygame.Surface(box.inflate(6, 4).size, pygame.SRCALPHA)
+        pygame.draw.rect(back, (0, 0, 0, 160), back.get_rect(), border_radius=3)
+        board.blit(back, box.inflate(6, 4))
+        board.blit(label, box)
+
+    def _draw_hint(self, board: pygame.Surface, action: int) -> None:
+        """A ring where the hinted stone would go (swap is named in the message line)."""
+        geometry = self.frame.renderer.geometry
+        state = self.session.state
+        if action == swap_action(state.game):
+            return
+        if state.game.gravity:
+            cell = (int(np.flatnonzero(state.board[:, action] == 0)[-1]), action)
+        else:
+            cell = divmod(action, state.game.cols)
+        centre = geometry.center(*cell)
+        radius = geometry.stone_radius * (0.9 if geometry.style == RACK else 1.0)
+        width = max(3, round(geometry.cell * 0.09))
+        pygame.draw.circle(board, WHITE, centre, radius + 1, width + 2)
+        pygame.draw.circle(board, HINT_COLOUR, centre, radius, width)
+        pygame.draw.circle(board, HINT_COLOUR, centre, max(3.0, geometry.cell * 0.08))
+
+
+def _percent(share: float) -> str:
+    return "<1%" if share < 0.005 else f"{share:.0%}"
+
+
+def _stop_timeout(agent: Any) -> float:
+    """How long closing waits for the agent's thread: its time budget plus a second (agents
+    that report progress stop much sooner), else a few seconds."""
+    budget = getattr(agent, "time_limit", None)
+    return 5.0 if budget is None else float(budget) + 1.0
+
+
+def run_window(session: GameSession, *, title: str = "connectn play", fps: float = 30.0) -> int:
+    """Play ``session`` in a window until the person quits; returns 0 (1, with a message on
+    stderr, if no window can be opened)."""
+    window = PlayWindow(session, title=title)
+    problem = window.frame.try_open()
+    if problem is not None:
+        return explain_no_window(problem)
+    window.run(fps=fps)
+    return 0
+
+
+__all__ = ["HINT_COLOUR", "PlayWindow", "run_window"]

@@ -1,0 +1,286 @@
+"""The UI-independent parts of ``connectn play``: the game session (undo, switch sides,
+hints, game-over callback), move notation, the background thinker and the UI choice."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import agents
+from connectn_env.games import tictactoe
+from connectn_env.play import (
+    GameSession,
+    Thinker,
+    choose_ui,
+    display_problem,
+    move_name,
+    parse_move,
+)
+from connectn_env.records import GameConfig
+
+
+def session_of(game="tictactoe", agent=None, human_player=0, **params):
+    return GameSession(GameConfig(game, params).make_env(), agent, human_player=human_player)
+
+
+def play(session, *actions):
+    for action in actions:
+        session.play(action)
+
+
+# --- session ---------------------------------------------------------------------------
+
+
+def test_undo_takes_back_the_persons_move_and_the_reply():
+    session = session_of(agent=agents.RandomAgent(seed=0))
+    play(session, 4, 0, 8, 2)
+    assert session.undo() == 2
+    assert session.moves == (4, 0)
+    assert session.undo() == 2
+    assert session.moves == ()
+    assert session.undo() == 0
+
+
+def test_undo_when_the_person_moves_second_keeps_the_ai_opening():
+    session = session_of(agent=agents.RandomAgent(seed=0), human_player=1)
+    play(session, 4)
+    assert session.undo() == 0  # the person has not moved yet
+    play(session, 0, 8)
+    assert session.undo() == 2
+    assert session.moves == (4,)
+    assert session.human_turn
+
+
+def test_undo_after_the_person_wins_takes_back_one_move():
+    session = session_of(agent=agents.RandomAgent(seed=0))
+    play(session, 0, 3, 1, 4, 2)
+    assert session.over and session.result_text(("X", "O")) == "You win!"
+    assert session.undo() == 1
+    assert session.moves == (0, 3, 1, 4)
+
+
+def test_without_an_agent_undo_takes_back_one_move():
+    session = session_of()
+    play(session, 0, 1)
+    assert session.undo() == 1
+    assert session.moves == (0,)
+    assert session.human_turn and not session.ai_turn
+
+
+def test_switch_sides_and_new_game():
+    session = session_of(agent=agents.RandomAgent(seed=0))
+    assert session.human_turn
+    session.switch_sides()
+    assert session.ai_turn and session.ai_player == 0
+    play(session, 4)
+    session.new_game()
+    assert session.moves == () and session.human_player == 1 and session.ai_turn
+
+
+def test_results_from_the_persons_point_of_view():
+    names = ("X", "O")
+    session = session_of(agent=agents.RandomAgent(seed=0))
+    assert session.result_text(names) is None
+    play(session, 3, 0, 4, 1, 8, 2)
+    assert session.result_text(names) == "The AI wins."
+    session.new_game()
+    play(session, 0, 4, 8, 2, 6, 3, 5, 7, 1)
+    assert session.over and session.state.winner is None
+    assert session.result_text(names) == "Draw."
+    two = session_of()
+    play(two, 0, 3, 1, 4, 2)
+    assert two.result_text(names) == "X wins."
+
+
+def test_game_over_is_reported_once_per_game():
+    ended = []
+    session = session_of(agent=agents.RandomAgent(seed=0))
+    session.on_game_over = lambda s: ended.append(s.moves)
+    play(session, 0, 3, 1, 4, 2)
+    session.undo()
+    play(session, 2)  # the same game again: not reported twice
+    session.undo()
+    play(session, 5, 8, 2)  # a different ending
+    assert ended == [(0, 3, 1, 4, 2), (0, 3, 1, 4, 5, 8, 2)]
+
+
+def test_hints_expire_with_the_position():
+    session = session_of(agent=agents.RandomAgent(seed=0))
+    session.note_answer("hint", (), 4, None)
+    assert session.hint == 4
+    assert session.analysis is None  # no search result: nothing to analyse
+    play(session, 0)
+    assert session.hint is None
+    session.note_answer("hint", (1,), 4, None)  # an answer for another position
+    assert session.hint is None
+
+
+def test_bad_moves_and_arguments_leave_the_session_unchanged():
+    session = session_of(agent=agents.RandomAgent(seed=0))
+    play(session, 4)
+    with pytest.raises(ValueError, match="cannot play b2"):
+        session.play(4)
+    with pytest.raises(ValueError, match="action must be between 0 and 8"):
+        session.play(9)
+    with pytest.raises(TypeError, match="action must be an int"):
+        session.play("b2")
+    assert session.moves == (4,)
+    with pytest.raises(ValueError, match="kind must be one of"):
+        session.note_answer("guess", (4,), 0, None)
+    with pytest.raises(TypeError, match="BoardGameEnv"):
+        GameSession(tictactoe())
+    with pytest.raises(TypeError, match="act"):
+        GameSession(GameConfig("tictactoe").make_env(), object())
+    with pytest.raises(ValueError, match="human_player"):
+        GameSession(GameConfig("tictactoe").make_env(), None, human_player=2)
+
+
+def test_agents_search_a_copy():
+    session = session_of(agent=agents.RandomAgent(seed=0))
+    copy = session.position_copy()
+    copy.step(0)
+    assert session.moves == ()
+
+
+# --- notation ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "params"),
+    [
+        ("connect_four", {}),
+        ("tictactoe", {}),
+        ("gomoku", {"rows": 9, "cols": 30}),
+        ("hex", {"rows": 5, "cols": 5, "swap": True}),
+    ],
+)
+def test_every_move_name_parses_back(game, params):
+    game_obj = GameConfig(game, params).make_game()
+    state = game_obj.new_initial_state()
+    for action in range(game_obj.num_actions):
+        if state.legal_action_mask()[action]:
+            assert parse_move(state, move_name(game_obj, action).upper()) == action
+
+
+def test_move_names():
+    hex_game = GameConfig("hex", {"rows": 3, "cols": 3, "swap": True}).make_game()
+    assert move_name(hex_game, 9) == "swap"
+    assert move_name(hex_game, 5) == "c2"
+    assert move_name(GameConfig("connect_four").make_game(), 0) == "1"
+    assert move_name(GameConfig("gomoku", {"rows": 3, "cols": 28}).make_game(), 27) == "ab1"
+    with pytest.raises(ValueError, match="action must be between 0 and 9"):
+        move_name(hex_game, 10)
+
+
+@pytest.mark.parametrize(
+    ("game", "params", "moves", "text", "message"),
+    [
+        ("connect_four", {}, [], "8", "there is no column 8: enter a column number, 1 to 7"),
+        ("connect_four", {}, [], "x", "'x' is not a column"),
+        ("connect_n", {"rows": 1, "cols": 3, "n": 3}, [0], "1", "column 1 is full"),
+        ("tictactoe", {}, [], "d1", "cell 'd1' is off the 3 x 3 board"),
+        ("tictactoe", {}, [], "2b", "must be column letters then a row number"),
+        ("tictactoe", {}, [4], "b2", "b2 is already taken"),
+        ("tictactoe", {}, [], "", "enter a move: a cell"),
+        ("tictactoe", {}, [0, 3, 1, 4, 2], "c3", "the game is over"),
+        ("hex", {"rows": 3, "cols": 3, "swap": True}, [], "swap", "only allowed as the second"),
+        ("hex", {"rows": 3, "cols": 3}, [], "swap", "must be column letters"),
+    ],
+)
+def test_bad_moves_are_explained(game, params, moves, text, message):
+    state = GameConfig(game, params).make_game().new_initial_state()
+    for action in moves:
+        state.apply_action(action)
+    with pytest.raises(ValueError, match=message):
+        parse_move(state, text)
+
+
+# --- thinker -----------------------------------------------------------------------------
+
+
+def wait_for_answer(thinker, timeout=30.0):
+    start = time.monotonic()
+    while (answer := thinker.poll()) is None:
+        assert time.monotonic() - start < timeout
+        time.sleep(0.002)
+    return answer
+
+
+def test_thinker_answers_with_the_search_result():
+    session = session_of(agent=agents.MCTSAgent(simulations=50, seed=0))
+    thinker = Thinker(session.agent)
+    thinker.start("move", session)
+    answer = wait_for_answer(thinker)
+    assert answer.kind == "move" and answer.moves == () and answer.error is None
+    assert session.is_legal(answer.action)
+    assert answer.result.simulations == 50
+    assert thinker.wait(5.0) and thinker.poll() is None
+
+
+def test_thinker_with_a_plain_agent_and_a_failing_agent():
+    session = session_of(agent=agents.RandomAgent(seed=0))
+    thinker = Thinker(session.agent)
+    thinker.start("hint", session)
+    answer = wait_for_answer(thinker)
+    assert answer.result is None and session.is_legal(answer.action)
+
+    class Broken:
+        def act(self, env):
+            raise RuntimeError("no idea")
+
+    thinker = Thinker(Broken())
+    thinker.start("move", session)
+    answer = wait_for_answer(thinker)
+    assert answer.action is None and answer.error == "RuntimeError: no idea"
+
+
+def test_thinker_stops_a_long_search_and_drops_its_answer():
+    session = session_of("connect_four", agent=agents.MCTSAgent(time_limit=30.0, seed=0))
+    thinker = Thinker(session.agent)
+    thinker.start("move", session)
+    start = time.monotonic()
+    while (status := thinker.status()) is None or status.simulations is None:
+        assert time.monotonic() - start < 30.0
+        time.sleep(0.005)
+    assert status.simulations > 0 and 0.0 <= status.win_chance <= 1.0
+    with pytest.raises(RuntimeError, match="still thinking"):
+        thinker.start("move", session)
+    thinker.stop()
+    assert thinker.status() is None
+    assert thinker.wait(5.0)
+    assert time.monotonic() - start < 10.0
+    assert thinker.poll() is None
+
+
+def test_thinker_refuses_finished_games_and_bad_kinds():
+    session = session_of(agent=agents.RandomAgent(seed=0))
+    thinker = Thinker(session.agent)
+    with pytest.raises(ValueError, match="kind must be one of"):
+        thinker.start("ponder", session)
+    play(session, 0, 3, 1, 4, 2)
+    with pytest.raises(ValueError, match="the game is over"):
+        thinker.start("move", session)
+    with pytest.raises(TypeError, match="act"):
+        Thinker(None)
+
+
+# --- choosing the UI ---------------------------------------------------------------------
+
+
+def test_choose_ui(monkeypatch):
+    assert choose_ui("terminal") == ("terminal", None)
+    assert choose_ui("window") == ("window", None)
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    ui, note = choose_ui("auto")
+    assert ui == "terminal" and "SDL_VIDEODRIVER=dummy" in note
+    with pytest.raises(ValueError, match="ui must be one of"):
+        choose_ui("web")
+
+
+def test_no_display_without_display_variables(monkeypatch):
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+    assert display_problem() == "neither DISPLAY nor WAYLAND_DISPLAY is set"

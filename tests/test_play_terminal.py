@@ -1,0 +1,143 @@
+"""``connectn play --ui terminal`` driven through stdin: whole games, bad input explained,
+hints, undo, the swap move, end of input, records, and the automatic fallback from the
+window to the terminal."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+
+import agents
+from connectn_env.play import GameSession
+from connectn_env.play.terminal import run_terminal
+from connectn_env.records import GameConfig, load_record
+
+RESULTS = ("You win!", "The AI wins.", "Draw.")
+ALL_CELLS = [f"{c}{r}" for r in "123" for c in "abc"]
+
+
+def connectn(*args, stdin="", env=None, timeout=120):
+    environment = {**os.environ, "SDL_VIDEODRIVER": "dummy", **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "connectn_env.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=environment,
+    )
+
+
+def terminal_game(game, agent, lines, *, human_player=0, **params):
+    session = GameSession(GameConfig(game, params).make_env(), agent, human_player=human_player)
+    out = io.StringIO()
+    status = run_terminal(session, stdin=io.StringIO("".join(f"{x}\n" for x in lines)), stdout=out)
+    return status, out.getvalue(), session
+
+
+def test_a_whole_game_through_the_command_line():
+    # Bad input, a1 twice (taken), then every cell in turn: taken ones are refused, so the
+    # game ends whatever the AI plays.
+    lines = ["zz", "d9", "hello", "", "a1", "a1", *ALL_CELLS, "quit"]
+    run = connectn(
+        "play", "tictactoe", "--ui", "terminal", "--opponent", "random", "--seed", "1",
+        stdin="\n".join(lines) + "\n",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "You play X (you move first) against random." in out
+    assert "cell name 'zz' must be column letters then a row number" in out
+    assert "cell 'd9' is off the 3 x 3 board (a1 to c3)" in out
+    assert "commands: undo, new, hint, switch, help, quit" in out
+    assert "a1 is already taken: choose an empty cell" in out
+    assert "AI (O) plays" in out
+    assert sum(result in out for result in RESULTS) == 1
+    assert "The game is over: type new, undo or quit" in out  # cells typed after the end
+    assert out.rstrip().endswith("Bye.")
+
+
+def test_end_of_input_quits_cleanly():
+    run = connectn("play", "connect_four", "--ui", "terminal", "--opponent", "random", stdin="")
+    assert run.returncode == 0, run.stderr
+    assert "End of input: bye." in run.stdout
+
+
+def test_auto_falls_back_to_the_terminal_without_a_display():
+    run = connectn(
+        "play", "tictactoe", "--opponent", "random", "--ai-first", stdin="quit\n",
+        env={"DISPLAY": "", "WAYLAND_DISPLAY": ""},
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "No display available" in run.stdout
+    assert "You play O (you move second)" in run.stdout
+    assert "AI (X) plays" in run.stdout
+
+
+def test_record_saves_the_finished_game(tmp_path):
+    run = connectn(
+        "play", "tictactoe", "--ui", "terminal", "--opponent", "random", "--seed", "3",
+        "--record", str(tmp_path), stdin="\n".join(ALL_CELLS) + "\n",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    files = list(tmp_path.glob("*.json"))
+    assert len(files) == 1 and "Game saved" in run.stderr
+    record = load_record(files[0])
+    assert record.players == ("human", "random")
+    assert record.result != "unfinished"
+    assert len(record.moves) >= 5
+
+
+def test_columns_hint_undo_and_new_in_connect_four():
+    agent = agents.MCTSAgent(simulations=50, seed=0)
+    lines = ["0", "8", "four", "4", "hint", "undo", "undo", "4", "new", "quit"]
+    status, out, session = terminal_game("connect_four", agent, lines)
+    assert status == 0
+    assert "there is no column 0: enter a column number, 1 to 7." in out
+    assert "there is no column 8" in out
+    assert "'four' is not a column" in out
+    assert "Hint: " in out and "Most searched:" in out
+    assert "Took back 2 moves." in out and "Nothing to undo." in out
+    assert "New game." in out
+    assert session.moves == ()
+
+
+def test_column_full_is_explained():
+    status, out, session = terminal_game(
+        "connect_n", None, ["1", "1", "1", "2", "quit"], rows=2, cols=3, n=3
+    )
+    assert status == 0
+    assert "Two players at one board" in out
+    assert "column 1 is full: choose another column." in out
+    assert session.moves == (0, 0, 1)
+
+
+def test_hex_swap_is_typed_as_swap():
+    agent = agents.RandomAgent(seed=0)
+    status, out, session = terminal_game(
+        "hex", agent, ["swap", "quit"], human_player=1, rows=3, cols=3, swap=True
+    )
+    assert status == 0
+    assert "or 'swap' (second move only)" in out
+    assert session.moves[1] == 9
+
+
+def test_a_failing_agent_ends_the_game_with_a_message():
+    class Broken:
+        def act(self, env):
+            raise RuntimeError("no idea")
+
+    status, out, _ = terminal_game("tictactoe", Broken(), ["b2"])
+    assert status == 1
+    assert "The AI failed: RuntimeError: no idea" in out
+
+
+def test_switch_hands_the_persons_side_to_the_ai():
+    agent = agents.RandomAgent(seed=0)
+    status, out, session = terminal_game("tictactoe", agent, ["b2", "switch", "quit"])
+    assert status == 0
+    assert "You now play O." in out
+    assert session.human_player == 1
+    assert len(session.moves) == 3  # b2, the AI's reply as O, then the AI's move as X
+    assert session.moves[0] == 4

@@ -1,0 +1,331 @@
+"""The play window driven by posted pygame events (SDL's dummy video driver): clicks, the
+agent's answer, hover, undo, new game, switch sides, hint, analysis, a whole game, quitting;
+screenshots checked pixel by pixel."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pygame
+import pytest
+
+import agents
+from connectn_env.play import GameSession
+from connectn_env.play.window import HINT_COLOUR, LOSS_BANNER, WIN_BANNER, PlayWindow
+from connectn_env.records import GameConfig, load_record, save_record
+from connectn_env.records.record import GameRecord
+from connectn_env.render.theme import BACKGROUND
+
+TIMEOUT = 30.0
+
+
+@pytest.fixture(autouse=True)
+def _no_stale_events():
+    yield
+    if pygame.display.get_init():
+        pygame.event.clear()
+
+
+def make_window(game="connect_four", agent="mcts", *, human_player=0, **kwargs):
+    if agent == "mcts":
+        agent = agents.MCTSAgent(simulations=50, seed=0)
+    elif agent == "random":
+        agent = agents.RandomAgent(seed=0)
+    session = GameSession(GameConfig(game, kwargs).make_env(), agent, human_player=human_player)
+    window = PlayWindow(session)
+    assert window.step()
+    return window
+
+
+def post(kind, **attributes):
+    pygame.event.post(pygame.event.Event(kind, **attributes))
+
+
+def click(window, row, col):
+    post(pygame.MOUSEBUTTONDOWN, pos=window.frame.cell_pixel(row, col), button=1)
+
+
+def press(window, key):
+    post(pygame.KEYDOWN, key=key)
+    return window.step()
+
+
+def run_until(window, condition, timeout=TIMEOUT):
+    start = time.monotonic()
+    while not condition():
+        assert window.step(), "the window closed"
+        assert time.monotonic() - start < timeout, "timed out waiting for the window"
+        time.sleep(0.002)
+    window.step()  # draw the final state
+
+
+def idle(window):
+    return window.thinker is None or not window.thinker.busy
+
+
+def sample(window, shot, row, col, dx=0.55):
+    """Mean colour beside the centre of a cell (clear of the last-move marker)."""
+    x, y = window.frame.cell_pixel(row, col)
+    x += round(dx * window.frame.renderer.geometry.stone_radius)
+    return shot[y - 2 : y + 3, x - 2 : x + 3].reshape(-1, 3).mean(axis=0)
+
+
+def near(colour, expected, tolerance=40):
+    return float(np.abs(np.asarray(colour) - np.asarray(expected)).max()) <= tolerance
+
+
+def board_part(window, shot):
+    rect = window.frame.board_rect
+    return shot[rect.top : rect.bottom, rect.left : rect.right]
+
+
+def landing_row(state, col):
+    return int(np.flatnonzero(state.board[:, col])[0])
+
+
+def test_click_plays_and_the_ai_answers_on_screen():
+    window = make_window()
+    stones = window.frame.renderer.palette.stones
+    try:
+        assert near(sample(window, window.frame.screenshot(), 5, 3), BACKGROUND, 10)
+        click(window, 2, 3)  # anywhere in column 3 (here the third row): the disc drops
+        run_until(window, lambda: len(window.session.moves) == 2 and idle(window))
+        human, ai = window.session.moves
+        assert human == 3
+        shot = window.frame.screenshot()
+        assert near(sample(window, shot, 5, 3), stones[0])
+        ai_row = landing_row(window.session.state, ai)
+        assert near(sample(window, shot, ai_row, ai), stones[1])
+        # Without hover, hint or overlay the board is exactly the renderer's picture.
+        expected = window.frame.renderer.rgb_array(window.session.state)
+        assert np.array_equal(board_part(window, shot), expected)
+        assert window.session.analysis.result.simulations > 0
+    finally:
+        window.close()
+
+
+def test_hover_previews_the_stone_where_it_would_land():
+    window = make_window(agent="random")
+    try:
+        post(pygame.MOUSEMOTION, pos=window.frame.cell_pixel(1, 4), rel=(0, 0), buttons=(0, 0, 0))
+        window.step()
+        shot = window.frame.screenshot()
+        assert window.hover == 4
+        plain = window.frame.renderer.rgb_array(window.session.state)
+        changed = np.argwhere((board_part(window, shot) != plain).any(axis=2))
+        rows = changed[:, 0]
+        geometry = window.frame.renderer.geometry
+        bottom_y = geometry.center(5, 4)[1]
+        assert len(changed) > 0
+        assert abs(rows.mean() - bottom_y) < geometry.cell / 2  # at the bottom of column 4
+        post(pygame.WINDOWLEAVE)
+        window.step()
+        assert window.hover is None
+    finally:
+        window.close()
+
+
+def test_undo_takes_back_the_move_and_the_reply():
+    window = make_window()
+    try:
+        click(window, 0, 2)
+        run_until(window, lambda: len(window.session.moves) == 2 and idle(window))
+        human, ai = window.session.moves
+        ai_row = landing_row(window.session.state, ai)
+        press(window, pygame.K_u)
+        assert window.session.moves == ()
+        assert window.message == "Took back 2 moves."
+        shot = window.frame.screenshot()
+        assert near(sample(window, shot, 5, human), BACKGROUND, 10)
+        assert near(sample(window, shot, ai_row, ai), BACKGROUND, 10)
+        press(window, pygame.K_u)
+        assert window.message == "Nothing to undo."
+    finally:
+        window.close()
+
+
+def test_switch_sides_and_new_game():
+    window = make_window()
+    session = window.session
+    try:
+        press(window, pygame.K_s)  # the person gives the first move to the AI
+        assert session.human_player == 1
+        run_until(window, lambda: len(session.moves) == 1 and idle(window))
+        assert session.human_turn
+        click(window, 0, 0)
+        run_until(window, lambda: len(session.moves) == 3 and idle(window))
+        press(window, pygame.K_n)
+        assert session.moves == ()  # the AI's answer is applied on a later frame
+        assert session.human_player == 1  # the person keeps their side
+        run_until(window, lambda: len(session.moves) == 1 and idle(window))
+        shot = window.frame.screenshot()
+        stones = window.frame.renderer.palette.stones
+        col = session.moves[0]
+        assert near(sample(window, shot, 5, col), stones[0])  # the AI plays Red now
+    finally:
+        window.close()
+
+
+def test_hint_is_drawn_as_a_marker():
+    window = make_window()
+    try:
+        press(window, pygame.K_h)
+        run_until(window, lambda: window.session.hint is not None and idle(window))
+        hint = window.session.hint
+        assert window.message.startswith(f"Hint: {hint + 1}")
+        assert window.session.moves == ()  # a hint plays nothing
+        shot = window.frame.screenshot()
+        x, y = window.frame.cell_pixel(5, hint)
+        assert any(near(shot[y, x + dx], HINT_COLOUR, 30) for dx in range(-3, 4))
+        click(window, 0, hint)  # following the hint: the marker goes with the position
+        run_until(window, lambda: len(window.session.moves) == 2 and idle(window))
+        assert window.session.hint is None
+    finally:
+        window.close()
+
+
+def test_analysis_overlay_toggles():
+    window = make_window()
+    try:
+        press(window, pygame.K_a)
+        assert window.show_analysis
+        assert window.message.startswith("No analysis yet")
+        press(window, pygame.K_a)
+        window.message = ""
+        click(window, 0, 3)
+        run_until(window, lambda: len(window.session.moves) == 2 and idle(window))
+        plain = board_part(window, window.frame.screenshot())
+        press(window, pygame.K_a)
+        overlaid = board_part(window, window.frame.screenshot())
+        pi = window.session.analysis.result.pi
+        geometry = window.frame.renderer.geometry
+        for col in range(7):  # visited columns are tinted, unvisited ones are not
+            x, y = (round(v) for v in geometry.center(2, col))
+            assert (overlaid[y, x] != plain[y, x]).any() == (pi[col] > 0)
+        press(window, pygame.K_a)
+        assert np.array_equal(board_part(window, window.frame.screenshot()), plain)
+    finally:
+        window.close()
+
+
+def test_a_whole_game_shows_the_result_and_is_recorded(tmp_path):
+    window = make_window("tictactoe", agent="random")
+    session = window.session
+    saved = []
+    session.on_game_over = lambda s: saved.extend(
+        save_record(GameRecord.from_state(s.state, players=("human", "random")), tmp_path)
+    )
+    try:
+        while not session.over:
+            run_until(window, lambda: (session.human_turn or session.over) and idle(window))
+            if session.over:
+                break
+            action = int(np.flatnonzero(session.state.legal_action_mask())[0])
+            click(window, *divmod(action, 3))
+            window.step()
+        window.step()
+        result = session.result_text(window.names)
+        assert result in ("You win!", "The AI wins.", "Draw.")
+        shot = window.frame.screenshot()
+        line = window.frame.status_rect()
+        banner = shot[line.centery, line.x + 3]
+        winner = session.state.winner
+        if winner is not None:
+            assert near(banner, WIN_BANNER if winner == 0 else LOSS_BANNER, 5)
+        click(window, 0, 0)  # clicks after the end do nothing
+        window.step()
+        assert session.over
+        assert len(saved) == 1
+        assert load_record(saved[0]).moves == session.moves
+    finally:
+        window.close()
+
+
+def test_illegal_clicks_are_explained():
+    window = make_window("connect_n", agent=None, rows=2, cols=3, n=3, gravity=True)
+    session = window.session
+    try:
+        for _ in range(2):
+            click(window, 0, 1)
+            window.step()
+        assert session.moves == (1, 1)  # two people at one board
+        click(window, 0, 1)
+        window.step()
+        assert session.moves == (1, 1)
+        assert window.message == "That column is full: choose another."
+        press(window, pygame.K_h)
+        assert window.message.startswith("No AI to ask")
+        press(window, pygame.K_u)
+        assert session.moves == (1,)
+    finally:
+        window.close()
+
+
+def test_clicking_the_opening_stone_swaps_in_hex():
+    window = make_window("hex", agent="random", human_player=1, rows=3, cols=3, swap=True)
+    session = window.session
+    try:
+        run_until(window, lambda: len(session.moves) == 1 and idle(window))
+        first = session.moves[0]
+        click(window, *divmod(first, 3))
+        window.step()
+        assert session.moves[:2] == (first, 9)
+    finally:
+        window.close()
+
+
+def test_thinking_indicator_reports_simulations_and_win_chance():
+    window = make_window(agent=agents.MCTSAgent(time_limit=20.0, seed=0), human_player=1)
+    try:
+        start = time.monotonic()
+        while True:
+            window.step()
+            status = window.thinker.status()
+            if status is not None and status.simulations:
+                break
+            assert time.monotonic() - start < TIMEOUT
+        assert 0.0 <= status.win_chance <= 1.0
+        assert status.kind == "move"
+        shot = window.frame.screenshot()
+        line = window.frame.status_rect()
+        spinner = shot[line.top : line.bottom, line.left : line.left + line.h].reshape(-1, 3)
+        red = window.frame.renderer.palette.stones[0]  # the AI plays Red
+        assert sum(near(p, red, 30) for p in spinner) > 10
+        click(window, 0, 0)  # the AI's turn: the click is refused
+        window.step()
+        assert window.message.startswith("The AI is thinking")
+        begin = time.monotonic()
+        assert not press(window, pygame.K_q)
+        window.close()
+        assert time.monotonic() - begin < 5.0  # the 20 s search was stopped
+        assert not window.thinker.busy
+        assert window.session.moves == ()
+    finally:
+        window.close()
+
+
+@pytest.mark.parametrize("event", [pygame.WINDOWCLOSE, pygame.QUIT])
+def test_closing_the_window_quits(event):
+    opened_before = pygame.display.get_init()
+    window = make_window(agent="random")
+    post(event)
+    assert not window.step()
+    assert not window.running
+    window.close()
+    window.close()  # idempotent
+    assert window.frame.window is None
+    assert pygame.display.get_init() == opened_before  # quits only what it opened
+
+
+def test_no_display_is_explained(monkeypatch, capsys):
+    from connectn_env.play.window import run_window
+
+    def no_screen():
+        raise pygame.error("no screen here")
+
+    monkeypatch.setattr(pygame.display, "get_init", lambda: False)
+    monkeypatch.setattr(pygame.display, "init", no_screen)
+    session = GameSession(GameConfig("tictactoe").make_env(), agents.RandomAgent(seed=0))
+    assert run_window(session) == 1
+    assert "cannot open a window (no screen here); use --ui terminal" in capsys.readouterr().err
