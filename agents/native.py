@@ -27,7 +27,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.playout import new_playout_buffers, playout
 from agents.tree import (
     I_ACTION,
     I_COUNT,
@@ -64,6 +63,7 @@ from connectn_env.games.layout import (
     S_PLAYER,
     S_STONES,
 )
+from connectn_env.games.playouts import new_playout_buffers, playout
 
 _DRAW = 3
 

@@ -15,10 +15,10 @@ from agents.envapi import (
     transparent_core,
 )
 from agents.native import outcome_r0
-from agents.playout import new_playout_buffers, playout
 from connectn_env.games import GameState
 from connectn_env.games.kernels import apply_unchecked, legal_action_list
 from connectn_env.games.layout import P_HIST, S_MOVES, S_OUTCOME, S_PLAYER
+from connectn_env.games.playouts import new_playout_buffers, playout
 
 
 class NativePosition:

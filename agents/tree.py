@@ -26,7 +26,7 @@ import math
 import numpy as np
 from numba import njit
 
-from connectn_env.games.kernels import xorshift_next
+from connectn_env.games.kernels import random_below
 
 # ints rows
 I_PARENT = 0
@@ -89,19 +89,10 @@ def tree_reset(ints, floats, meta, player):
 
 
 @njit(cache=True)
-def random_index(rng, n):
-    """A pseudo-random integer in [0, n) from the xorshift state ``rng`` (uint64 array of one).
-
-    Multiply-shift reduction of the generator's high 32 bits (Lemire): no division.
-    """
-    return np.int64(((xorshift_next(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit(cache=True)
 def shuffle_together(actions, priors, count, rng):
     """Shuffle ``actions[:count]`` and ``priors[:count]`` with the same permutation."""
     for i in range(count - 1, 0, -1):
-        j = random_index(rng, i + 1)
+        j = random_below(rng, i + 1)
         a = actions[i]
         actions[i] = actions[j]
         actions[j] = a

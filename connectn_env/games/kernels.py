@@ -279,8 +279,11 @@ def xorshift_next(rng):
 
 @njit(cache=True)
 def random_below(rng, n):
-    """A pseudo-random integer in [0, n)."""
-    return np.int64((xorshift_next(rng) >> np.uint64(32)) % np.uint64(n))
+    """A pseudo-random integer in [0, n) from the xorshift state ``rng`` (uint64 array of one).
+
+    Multiply-shift reduction of the generator's high 32 bits (Lemire): no division.
+    """
+    return np.int64(((xorshift_next(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 @njit(cache=True)

@@ -1,6 +1,8 @@
 """Compiled random play-outs for search: faster equivalents of the rules kernel's
 ``random_playout`` for Connect-N / Gomoku boards and for Hex, and the kernel itself for the
-rest (Hex before a possible swap move, large gravity boards).
+rest (Hex before a possible swap move, large gravity boards). They live in the rules layer
+so that search code encodes no rules; tests/test_playouts.py replays their games through
+the rules kernel.
 
 Gravity boards with ``(rows + 1) * cols <= 64`` are played out on two 64-bit bitboards
 (one bit per cell plus a sentinel row per column; a line of ``n`` is found with a few
@@ -23,8 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.tree import random_index
-from connectn_env.games.kernels import random_playout
+from connectn_env.games.kernels import random_below, random_playout
 from connectn_env.games.layout import (
     HEADER,
     KIND_HEX,
@@ -126,7 +127,7 @@ def gravity_bitboard_playout(params, state, rng, columns, heights):
             count += 1
     outcome = _DRAW
     while count > 0:
-        index = random_index(rng, count)
+        index = random_below(rng, count)
         col = columns[index]
         own |= one << np.uint64(col * height + heights[col])
         heights[col] += 1
@@ -177,7 +178,7 @@ def line_playout(params, state, rng, actions, pads, board):
     player = state[S_PLAYER]
     outcome = _DRAW
     while count > 0:
-        index = random_index(rng, count)
+        index = random_below(rng, count)
         pad = pads[index]
         board[pad] = player + 1
         state[hist + moves] = actions[index]
@@ -206,7 +207,7 @@ def hex_playout(params, state, rng, actions, pads, board):
     moves = state[S_MOVES]
     player = state[S_PLAYER]
     for i in range(count):
-        j = i + random_index(rng, count - i)
+        j = i + random_below(rng, count - i)
         action = actions[j]
         pad = pads[j]
         actions[j] = actions[i]
