@@ -16,14 +16,13 @@ import statistics
 import timeit
 from collections.abc import Callable
 from dataclasses import dataclass
-from time import perf_counter
 
-import numpy as np
 import pettingzoo
 from pettingzoo import AECEnv
 
 import connectn_env
 from connectn_env import connect_n_v0, gomoku_v0, hex_v0
+from connectn_env.bench import random_play_rate
 
 
 @dataclass(frozen=True)
@@ -51,29 +50,6 @@ CASES = [
 ]
 
 
-def time_random_play(env: AECEnv, steps: int, seed: int) -> float:
-    """Seconds taken by ``steps`` calls of ``env.step`` in random masked play (games restart)."""
-    uniforms = np.random.default_rng(seed).random(steps).tolist()
-    env.reset(seed=seed)
-    done = 0
-    start = perf_counter()
-    while done < steps:
-        for _agent in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                action = None
-            else:
-                legal = np.flatnonzero(observation["action_mask"])
-                action = int(legal[int(uniforms[done] * len(legal))])
-            env.step(action)
-            done += 1
-            if done == steps:
-                break
-        else:
-            env.reset()
-    return perf_counter() - start
-
-
 def clone_microseconds(runs: int, number: int) -> float:
     """Median cost of ``GameState.clone()`` on a mid-game Connect Four position, in us."""
     state = connectn_env.connect_four().new_initial_state()
@@ -95,14 +71,14 @@ def measure(runs: int, steps: int) -> dict[str, dict[str, float]]:
     }
     for sides in envs.values():  # warm-up: numba compilation or cache loading
         for env in sides.values():
-            time_random_play(env, min(steps, 500), seed=0)
+            random_play_rate(env, min(steps, 500), seed=0)
     rates: dict[str, dict[str, list[float]]] = {
         name: {side: [] for side in sides} for name, sides in envs.items()
     }
     for run in range(runs):  # interleaved: every env once per run
         for name, sides in envs.items():
             for side, env in sides.items():
-                rates[name][side].append(steps / time_random_play(env, steps, seed=run + 1))
+                rates[name][side].append(random_play_rate(env, steps, seed=run + 1))
     return {
         name: {side: statistics.median(values) for side, values in sides.items()}
         for name, sides in rates.items()

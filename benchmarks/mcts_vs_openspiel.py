@@ -24,12 +24,12 @@ import pyspiel
 from open_spiel.python.algorithms import mcts as py_mcts
 
 from agents import MCTSAgent
-from connectn_env import connect_n_v0, gomoku_v0, hex_v0
+from connectn_env.bench import openspiel_mcts_rate, our_mcts_rate
 
 GAMES = {
-    "connect_four": (lambda: connect_n_v0.env(), "connect_four"),
-    "gomoku 15x15": (lambda: gomoku_v0.env(size=15), "gomoku(size=15)"),
-    "hex 11x11": (lambda: hex_v0.env(size=11), "hex(board_size=11)"),
+    "connect_four": "connect_four",
+    "gomoku 15x15": "gomoku(size=15)",
+    "hex 11x11": "hex(board_size=11)",
 }
 
 FIRST_MOVE_SCRIPT = """
@@ -45,27 +45,6 @@ for _ in range(3):
     s = time.perf_counter(); agent.act(env); later.append(time.perf_counter() - s)
 print(t2 - t1, sorted(later)[1])
 """
-
-
-def ours(make_env, simulations: int) -> float:
-    env = make_env()
-    env.reset()
-    agent = MCTSAgent(simulations=simulations, exploration=1.4, reuse_tree=False, seed=0)
-    agent.act(env)  # compile / load the cache
-    start = time.perf_counter()
-    result = agent.search(env)
-    return result.simulations / (time.perf_counter() - start)
-
-
-def openspiel_cpp(game_string: str, simulations: int) -> float:
-    game = pyspiel.load_game(game_string)
-    bot = pyspiel.MCTSBot(
-        game, pyspiel.RandomRolloutEvaluator(1, 0), 1.4, simulations, 1000, False, 0, False
-    )
-    state = game.new_initial_state()
-    start = time.perf_counter()
-    bot.step(state)
-    return simulations / (time.perf_counter() - start)
 
 
 def generic_ttt(simulations: int) -> tuple[float, float]:
@@ -111,11 +90,13 @@ def main() -> None:
     args = parser.parse_args()
     print("| game | MCTSAgent sims/s | OpenSpiel C++ MCTSBot sims/s | ratio |")
     print("|---|---:|---:|---:|")
-    for name, (make_env, game_string) in GAMES.items():
-        a = statistics.median(ours(make_env, args.simulations) for _ in range(args.repeats))
-        b = statistics.median(
-            openspiel_cpp(game_string, args.simulations) for _ in range(args.repeats)
-        )
+    for name, game_string in GAMES.items():
+        our_mcts_rate(name, 64)  # load (or compile) the numba code before timing
+        ours, theirs = [], []
+        for _ in range(args.repeats):  # interleaved
+            ours.append(our_mcts_rate(name, args.simulations))
+            theirs.append(openspiel_mcts_rate(pyspiel, game_string, args.simulations))
+        a, b = statistics.median(ours), statistics.median(theirs)
         print(f"| {name} | {a:,.0f} | {b:,.0f} | {a / b:.1f}x |")
     pairs = [generic_ttt(2000) for _ in range(args.repeats)]
     a = statistics.median(p[0] for p in pairs)

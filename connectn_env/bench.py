@@ -120,7 +120,9 @@ _MCTS_GAMES = (
 )
 
 
-def _our_mcts_rate(name: str, simulations: int) -> float:
+def our_mcts_rate(name: str, simulations: int) -> float:
+    """Simulations/s of one ``MCTSAgent`` search (UCT, c = 1.4) from the empty board of
+    ``name`` (connect_four, gomoku 15x15 or hex 11x11)."""
     from agents import MCTSAgent
     from connectn_env import connect_n_v0, gomoku_v0, hex_v0
 
@@ -136,7 +138,9 @@ def _our_mcts_rate(name: str, simulations: int) -> float:
     return result.simulations / result.elapsed
 
 
-def _openspiel_mcts_rate(pyspiel: Any, game_string: str, simulations: int) -> float:
+def openspiel_mcts_rate(pyspiel: Any, game_string: str, simulations: int) -> float:
+    """Simulations/s of one search of OpenSpiel's C++ ``MCTSBot`` (UCT, c = 1.4, one random
+    roll-out per simulation) from the empty board of ``game_string``."""
     game = pyspiel.load_game(game_string)
     evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
     bot = pyspiel.MCTSBot(game, evaluator, 1.4, simulations, 1000, False, 0, False)
@@ -154,12 +158,12 @@ def mcts_rows(repeats: int, simulations: int) -> list[BenchRow]:
         pyspiel = None
     rows = []
     for name, game_string in _MCTS_GAMES:
-        _our_mcts_rate(name, 64)  # warm-up: load or compile the numba code
+        our_mcts_rate(name, 64)  # warm-up: load or compile the numba code
         ours, theirs = [], []
         for _ in range(repeats):
-            ours.append(_our_mcts_rate(name, simulations))
+            ours.append(our_mcts_rate(name, simulations))
             if pyspiel is not None:
-                theirs.append(_openspiel_mcts_rate(pyspiel, game_string, simulations))
+                theirs.append(openspiel_mcts_rate(pyspiel, game_string, simulations))
         reference = "OpenSpiel C++ MCTSBot" if pyspiel is not None else "-"
         note = "" if pyspiel is not None else "OpenSpiel skipped: pip install open_spiel"
         median = statistics.median(theirs) if theirs else None
