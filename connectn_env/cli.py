@@ -71,24 +71,9 @@ def game_config_from_args(args: argparse.Namespace) -> GameConfig:
     for option, games in _OPTION_GAMES.items():
         if getattr(args, option) is not None and args.game not in games:
             raise ValueError(f"--{option} does not apply to {args.game} (only {', '.join(games)})")
-    if args.game in ("connect_four", "tictactoe"):
-        return GameConfig(args.game)
-    if args.game == "connect_n":
-        defaults = {"rows": 6, "cols": 7, "n": 4, "gravity": True}
-        params = {
-            k: d if getattr(args, k) is None else getattr(args, k) for k, d in defaults.items()
-        }
-        return GameConfig("connect_n", params)
-    size = args.size if args.size is not None else (15 if args.game == "gomoku" else 11)
-    params = {
-        "rows": size if args.rows is None else args.rows,
-        "cols": size if args.cols is None else args.cols,
-    }
-    if args.game == "gomoku":
-        params["rule"] = args.rule or "freestyle"
-    else:
-        params["swap"] = bool(args.swap)
-    return GameConfig(args.game, params)
+    given = {option: getattr(args, option) for option in _OPTION_GAMES}
+    # Options left out take the game class's defaults.
+    return GameConfig(args.game, {k: v for k, v in given.items() if v is not None})
 
 
 def make_raw_env(args: argparse.Namespace, render_mode: str | None = None) -> BoardGameEnv:
