@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "hide")
 import pygame
 import pygame.freetype
 
+from connectn_env.games.validation import require_number
 from connectn_env.render.pygame_renderer import PygameRenderer
 from connectn_env.render.theme import BACKGROUND, STATUS_BAR, TEXT
 
@@ -169,10 +170,26 @@ class BoardFrame:
         return pixels.reshape(surface.get_height(), surface.get_width(), 3).copy()
 
 
+def run_frames(step: Callable[[], bool], close: Callable[[], None], fps: float) -> None:
+    """Call ``step()`` about ``fps`` times a second until it returns False, then ``close()``
+    (also when a step raises).
+
+    Raises:
+        TypeError, ValueError: ``fps`` is not a positive number.
+    """
+    fps = require_number("fps", fps, 0.0, strict_low=True)
+    clock = pygame.time.Clock()
+    try:
+        while step():
+            clock.tick(fps)
+    finally:
+        close()
+
+
 def explain_no_window(problem: str) -> int:
     """Say on stderr that no window can be opened and what to do; returns exit status 1."""
     print(f"connectn: cannot open a window ({problem}); use --ui terminal", file=sys.stderr)
     return 1
 
 
-__all__ = ["BoardFrame", "explain_no_window"]
+__all__ = ["BoardFrame", "explain_no_window", "run_frames"]

@@ -7,7 +7,7 @@ from typing import Any
 import pygame
 
 from connectn_env.games import GameState
-from connectn_env.play.frame import BoardFrame, explain_no_window
+from connectn_env.play.frame import BoardFrame, explain_no_window, run_frames
 from connectn_env.play.replay import check_record, move_caption, result_caption
 from connectn_env.render.geometry import GO
 from connectn_env.render.pygame_renderer import PygameRenderer
@@ -41,12 +41,7 @@ class ReplayWindow:
 
     def run(self, *, fps: float = 30.0) -> None:
         """Show the window until the viewer quits, then close it."""
-        clock = pygame.time.Clock()
-        try:
-            while self.step():
-                clock.tick(fps)
-        finally:
-            self.close()
+        run_frames(self.step, self.close, fps)
 
     def step(self) -> bool:
         """Handle pending events and draw once; False once quit."""

@@ -9,8 +9,7 @@ from typing import Any
 import numpy as np
 import pygame
 
-from connectn_env.games.validation import require_number
-from connectn_env.play.frame import PAD, BoardFrame, explain_no_window
+from connectn_env.play.frame import PAD, BoardFrame, explain_no_window, run_frames
 from connectn_env.play.notation import move_name, swap_action
 from connectn_env.play.session import HINT, MOVE, GameSession
 from connectn_env.play.thinking import Status, Thinker
@@ -65,13 +64,7 @@ class PlayWindow:
 
     def run(self, *, fps: float = 30.0) -> None:
         """Open the window and play until the person quits, then close it."""
-        fps = require_number("fps", fps, 0.0, strict_low=True)
-        clock = pygame.time.Clock()
-        try:
-            while self.step():
-                clock.tick(fps)
-        finally:
-            self.close()
+        run_frames(self.step, self.close, fps)
 
     def step(self) -> bool:
         """One frame: handle pending events, let the agent move, draw. False once quit."""
