@@ -41,11 +41,15 @@ from connectn_env.games.layout import (
     S_MOVES,
     S_OUTCOME,
     S_PLAYER,
+    Outcome,
 )
 
 _SENTINEL = 3  # a padded board's border (stones are 1 and 2, empty 0)
 _SEEN = 4  # a stone the Hex flood fill has reached
-_DRAW = 3
+_PLAYER_0_STONE = 1
+_DRAW = int(Outcome.DRAW)
+_PLAYER_0_WINS = int(Outcome.PLAYER_0_WINS)
+_PLAYER_1_WINS = int(Outcome.PLAYER_1_WINS)
 
 
 @njit(cache=True)
@@ -220,21 +224,21 @@ def hex_playout(params, state, rng, actions, pads, board):
     stack = pads  # the empty-cell list is no longer needed
     top = 0
     for pad in range(width + 1, width + 1 + cols):
-        if board[pad] == 1:
+        if board[pad] == _PLAYER_0_STONE:
             board[pad] = _SEEN
             stack[top] = pad
             top += 1
-    outcome = 2
+    outcome = _PLAYER_1_WINS  # Hex has no draws: unless player_0 connects
     last_row = rows * width  # padded indices above this are in the bottom row
     while top > 0:
         top -= 1
         pad = stack[top]
         if pad > last_row:
-            outcome = 1
+            outcome = _PLAYER_0_WINS
             break
         for step in (-1, 1, -width, width, 1 - width, width - 1):
             other = pad + step
-            if board[other] == 1:
+            if board[other] == _PLAYER_0_STONE:
                 board[other] = _SEEN
                 stack[top] = other
                 top += 1
