@@ -48,7 +48,6 @@ from connectn_env.specs import AgentSpec, parse_agent_spec
 
 __all__ = ["DEFAULT_OPPONENT", "game_config_from_args", "main", "make_raw_env"]
 
-GAMES = GAME_NAMES
 DEFAULT_OPPONENT = "mcts:time=1.0"
 UIS = ("window", "terminal", "auto")
 _OPTION_GAMES = {
@@ -83,7 +82,7 @@ def make_raw_env(args: argparse.Namespace, render_mode: str | None = None) -> Bo
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
     """GAME and its parameters (None = the game's default)."""
-    parser.add_argument("game", choices=GAMES, help="which game")
+    parser.add_argument("game", choices=GAME_NAMES, help="which game")
     group = parser.add_argument_group("game options")
     group.add_argument("--rows", type=int, help="board height (connect_n 6, gomoku/hex --size)")
     group.add_argument("--cols", type=int, help="board width (connect_n 7, gomoku/hex --size)")

@@ -135,3 +135,9 @@ class HexGame(BoardGame):
     def swap_action(self) -> int | None:
         """The swap action's index, or None when the swap rule is off."""
         return self.rows * self.cols if self.swap else None
+
+
+# Each game class by its ``name``: what records, the command line and the Gymnasium ids use.
+GAME_CLASSES: dict[str, type[BoardGame]] = {
+    game.name: game for game in (ConnectNGame, GomokuGame, HexGame)
+}

@@ -11,14 +11,9 @@ from typing import Any
 
 import gymnasium
 
-from connectn_env.games import BoardGame, ConnectNGame, GomokuGame, HexGame
+from connectn_env.games import GAME_CLASSES, BoardGame
 from connectn_env.registration import CONNECT_FOUR, NAMESPACE, TICTACTOE
 
-GAMES: dict[str, type[BoardGame]] = {
-    "connect_n": ConnectNGame,
-    "gomoku": GomokuGame,
-    "hex": HexGame,
-}
 # Keyword arguments of make_env that build the game; the others configure the env.
 GAME_PARAMETERS: dict[str, tuple[str, ...]] = {
     "connect_n": ("rows", "cols", "n", "gravity"),
@@ -49,11 +44,11 @@ def build_game(game: str | BoardGame, kwargs: dict[str, Any]) -> BoardGame:
         if given:
             raise ValueError(f"game parameters {given} cannot be combined with a game object")
         return game
-    if not isinstance(game, str) or game not in GAMES:
-        allowed = ", ".join(repr(name) for name in GAMES)
+    if not isinstance(game, str) or game not in GAME_CLASSES:
+        allowed = ", ".join(repr(name) for name in GAME_CLASSES)
         raise ValueError(f"game must be one of {allowed} or a BoardGame, got {game!r}")
     params = {k: kwargs.pop(k) for k in GAME_PARAMETERS[game] if k in kwargs}
-    return GAMES[game](**params)
+    return GAME_CLASSES[game](**params)
 
 
 def make_env(game: str | BoardGame = "connect_n", **kwargs: Any) -> gymnasium.Env:
@@ -89,7 +84,6 @@ def register_gym_envs() -> None:
 
 
 __all__ = [
-    "GAMES",
     "GAME_PARAMETERS",
     "GYM_ENVS",
     "build_game",

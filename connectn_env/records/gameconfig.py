@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from connectn_env.games import BoardGame, ConnectNGame, GomokuGame, HexGame
+from connectn_env.games import GAME_CLASSES, BoardGame, ConnectNGame
 from connectn_env.games.validation import require_choice
 from connectn_env.registration import CONNECT_FOUR, TICTACTOE
 
@@ -14,11 +14,8 @@ __all__ = ["GAME_NAMES", "GameConfig"]
 GAME_NAMES = ("connect_four", "tictactoe", "connect_n", "gomoku", "hex")
 _PRESETS = {"connect_four": CONNECT_FOUR, "tictactoe": TICTACTOE}
 _CLASSES: dict[str, type[BoardGame]] = {
-    "connect_four": ConnectNGame,
-    "tictactoe": ConnectNGame,
-    "connect_n": ConnectNGame,
-    "gomoku": GomokuGame,
-    "hex": HexGame,
+    **GAME_CLASSES,
+    **dict.fromkeys(_PRESETS, ConnectNGame),
 }
 
 
