@@ -15,13 +15,17 @@ from typing import Any
 import numpy as np
 from gymnasium.spaces import Space
 
-from connectn_env.games import GameState
+from connectn_env.games import GameKernels, GameState
 
 
 def native_state(env: Any) -> GameState | None:
-    """The env's :class:`~connectn_env.games.GameState` if it is one of this suite's envs."""
+    """The env's position if its game has compiled kernels (the suite's games, and any game
+    plugin registered with it), else None."""
     state = getattr(getattr(env, "unwrapped", env), "game_state", None)
-    return state if isinstance(state, GameState) else None
+    game = getattr(state, "game", None)
+    if isinstance(getattr(game, "kernels", None), GameKernels) and hasattr(state, "data"):
+        return state
+    return None
 
 
 def is_over(env: Any) -> bool:

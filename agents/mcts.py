@@ -7,17 +7,14 @@ from typing import Any
 import numpy as np
 
 from agents import tree as t
-from agents.native import new_workspace, run_simulations
-from agents.positions import EnvPosition, NativePosition
-from agents.search import (
-    DEFAULT_MAX_NODES,
-    DEFAULT_SIMULATIONS,
-    SearchAgent,
-    python_simulations,
-)
+from agents.generic import EnvPosition, generic_simulations
+from agents.loop import SearchConfig, run_simulations
+from agents.search import DEFAULT_MAX_NODES, DEFAULT_SIMULATIONS, SearchAgent
+from connectn_env.games import GameState
 from connectn_env.games.validation import require_bool, require_number
 
 DEFAULT_RAVE_EQUIVALENCE = 1000.0
+_NO_DATA = np.zeros(0, dtype=np.int64)
 
 
 class MCTSAgent(SearchAgent):
@@ -25,7 +22,9 @@ class MCTSAgent(SearchAgent):
 
     On this suite's envs the whole search runs compiled (numba); on any other PettingZoo AEC
     env it walks the same tree in Python and simulates on copies of the env. Proven wins and
-    losses propagate (MCTS-Solver): a won position is played out, a loss in one is blocked.
+    losses propagate (MCTS-Solver): a position won in one move is played out, and a loss in one
+    is avoided once the search has visited the threatening replies (with enough simulations to
+    try each reply: on a wide board such as Gomoku that takes more than the default budget).
 
     Args:
         simulations: Simulations per move (int >= 1).
@@ -36,9 +35,10 @@ class MCTSAgent(SearchAgent):
         rave_equivalence: RAVE schedule ``k`` in ``beta = sqrt(k / (3 N + k))`` (``N``: visits
             of the parent): the AMAF weight halves at about ``N = k``; larger trusts AMAF longer.
         reuse_tree: Keep the subtree of the moves played since the last search.
-        max_nodes: Tree size bound; when it is reached the search goes on without growing the
-            tree and ``SearchResult.node_limit_reached`` is True. Two buffers of this size are
-            allocated (about 72 bytes per node each, touched only when used).
+        max_nodes: Tree size bound (2 to what half the machine's memory holds); when it is
+            reached the least visited nodes lose their children and the search goes on (see
+            :class:`~agents.search.SearchAgent`). Two buffers of this size are allocated (about
+            72 bytes per node each, touched only when used).
         seed: None, an int or a ``np.random.Generator``.
         backend: ``"auto"`` (compiled for this suite's envs), ``"native"`` or ``"generic"``
             (force the env-copying path, for any env).
@@ -73,45 +73,42 @@ class MCTSAgent(SearchAgent):
             "rave_equivalence", rave_equivalence, 0.0, strict_low=True
         )
         self._mode = t.MODE_RAVE if self.rave else t.MODE_UCT
-        self._workspace: tuple[Any, tuple[np.ndarray, ...]] | None = None
-        self._stamp_array = np.zeros((2, 0), dtype=np.int64)
 
-    def _search_tree(self, root: NativePosition | EnvPosition, rng: np.ndarray, count: int) -> int:
-        tree = self._trees[0]
-        if isinstance(root, NativePosition):
-            if self._workspace is None or self._workspace[0] != root.game:
-                self._workspace = (root.game, new_workspace(root.params))
-            return int(
-                run_simulations(
-                    root.params,
-                    root.data,
-                    *tree,
-                    count,
-                    self._mode,
-                    self.exploration,
-                    self.rave_equivalence,
-                    rng,
-                    *self._workspace[1],
-                )
+    def _config(self) -> SearchConfig:
+        return SearchConfig(self._mode, self.exploration, self.rave_equivalence, 1, False)
+
+    def _native_simulations(self, state: GameState, rng: np.ndarray, count: int) -> int:
+        game = state.game
+        workspace = self._compiled_workspace(state)
+        return int(
+            run_simulations(
+                game.kernels,
+                None,
+                game.params,
+                state.data,
+                tuple(self._trees[0]),
+                self._config(),
+                rng,
+                workspace,
+                _NO_DATA,
+                count,
+                False,
             )
-        return python_simulations(
-            tree,
+        )
+
+    def _generic_simulations(self, root: EnvPosition, rng: np.ndarray, count: int) -> int:
+        return generic_simulations(
+            self._trees[0],
             root,
             count,
             mode=self._mode,
             exploration=self.exploration,
-            rave_equivalence=self.rave_equivalence,
+            rave_k=self.rave_equivalence,
             rng=rng,
             generator=self._generator,
             evaluate=None,
-            stamp=self._stamp(root),
+            stamp=self._stamp_for(root.num_actions()),
         )
-
-    def _stamp(self, root: EnvPosition) -> np.ndarray:
-        size = int(root.env.action_space(root.env.agent_selection).n)
-        if self._stamp_array.shape[1] != size:
-            self._stamp_array = np.zeros((2, size), dtype=np.int64)
-        return self._stamp_array
 
     def __repr__(self) -> str:
         return (

@@ -8,18 +8,21 @@ from typing import Any
 import numpy as np
 
 from agents import tree as t
-from agents.positions import EnvPosition, NativePosition
-from agents.search import DEFAULT_MAX_NODES, SearchAgent, python_simulations
+from agents.generic import EnvPosition, generic_simulations
+from agents.loop import SearchConfig, resolve_leaf, run_simulations
+from agents.search import DEFAULT_MAX_NODES, SearchAgent
+from connectn_env.games import GameState
 from connectn_env.games.validation import require_number
 
 PolicyValueFn = Callable[[Any], tuple[Any, Any]]
+_NO_DATA = np.zeros(0, dtype=np.int64)
 
 
-def check_policy_value(
-    output: Any, legal: np.ndarray, num_actions: int
-) -> tuple[np.ndarray, float]:
-    """Validate ``(priors, value)`` from a policy-value function; return the priors of the
-    ``legal`` actions renormalised (uniform if they sum to 0) and the value.
+def check_policy_value(output: Any, num_actions: int) -> tuple[np.ndarray, float]:
+    """Validate ``(priors, value)`` from a policy-value function.
+
+    Returns:
+        The priors as a float64 array over the action space and the value in [-1, 1].
 
     Raises:
         TypeError: not a pair, or non-numeric parts.
@@ -44,15 +47,22 @@ def check_policy_value(
         raise ValueError(f"policy_value_fn priors must be finite and >= 0, got {priors}")
     if not np.isfinite(value) or abs(value) > 1.0 + 1e-6:
         raise ValueError(f"policy_value_fn value must be in [-1, 1], got {value}")
-    legal_priors = priors[legal]
-    total = legal_priors.sum()
-    if total <= 0:
-        return np.full(len(legal), 1.0 / len(legal)), value
-    return legal_priors / total, min(max(value, -1.0), 1.0)
+    return priors, min(max(value, -1.0), 1.0)
+
+
+def legal_priors(priors: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """``priors`` of the ``legal`` actions, renormalised (uniform if they sum to 0)."""
+    chosen = priors[legal]
+    total = chosen.sum()
+    return chosen / total if total > 0 else np.full(len(legal), 1.0 / len(legal))
 
 
 class PUCTAgent(SearchAgent):
     """AlphaZero-style MCTS: ``Q + c_puct P sqrt(N) / (1 + n)`` with priors from a function.
+
+    On this suite's envs the tree walk is compiled: without a function the whole search is
+    (uniform priors, random play-out values); with one, the search stops at each new leaf to
+    call it. On other AEC envs the same tree is walked in Python.
 
     Args:
         policy_value_fn: ``fn(observation) -> (priors, value)``; ``observation`` is what
@@ -62,27 +72,31 @@ class PUCTAgent(SearchAgent):
             mass; uniform if the legal ones sum to 0); ``value`` in [-1, 1] for the player to
             move. None: uniform priors and the result of one random play-out as the value.
         simulations: Simulations per move (int >= 1).
+        time_limit: Seconds per move (> 0); with both budgets the first one spent stops.
         c_puct: Exploration constant.
         dirichlet_alpha: Concentration of the root noise (0.3 for chess-sized action spaces,
             about 10 / num_actions in general).
         noise_fraction: Weight of the Dirichlet noise in the root priors (0.25 in AlphaZero
-            self-play; 0 to play at full strength).
+            self-play; 0 to play at full strength). Added once per root position.
         temperature: Move choice: 0 plays the most visited move (a proven win first); > 0
             samples proportionally to ``visits ** (1 / temperature)``.
-        max_nodes: Tree size bound (the search goes on without growing when it is reached).
+        reuse_tree: Keep the subtree of the moves played since the last search.
+        max_nodes: Tree size bound (see :class:`~agents.MCTSAgent`).
         seed: None, an int or a ``np.random.Generator``.
-        backend: ``"auto"``, ``"native"`` or ``"generic"`` (see :class:`MCTSAgent`).
+        backend: ``"auto"``, ``"native"`` or ``"generic"`` (see :class:`~agents.MCTSAgent`).
     """
 
     def __init__(
         self,
         policy_value_fn: PolicyValueFn | None = None,
         *,
-        simulations: int = 800,
+        simulations: int | None = 800,
+        time_limit: float | None = None,
         c_puct: float = 1.25,
         dirichlet_alpha: float = 0.3,
         noise_fraction: float = 0.0,
         temperature: float = 0.0,
+        reuse_tree: bool = True,
         max_nodes: int = DEFAULT_MAX_NODES,
         seed: Any = None,
         backend: str = "auto",
@@ -91,9 +105,9 @@ class PUCTAgent(SearchAgent):
             raise TypeError(f"policy_value_fn must be callable or None, got {policy_value_fn!r}")
         super().__init__(
             simulations=simulations,
-            time_limit=None,
+            time_limit=time_limit,
             max_nodes=max_nodes,
-            reuse_tree=False,
+            reuse_tree=reuse_tree,
             backend=backend,
             seed=seed,
         )
@@ -106,45 +120,116 @@ class PUCTAgent(SearchAgent):
         if self.noise_fraction > 1.0:
             raise ValueError(f"noise_fraction must be between 0 and 1, got {noise_fraction}")
         self.temperature = require_number("temperature", temperature, 0.0)
-        self._no_stamp = np.zeros((2, 0), dtype=np.int64)
+        self._noised_key: Any = None
 
-    def _evaluate(self, position: NativePosition | EnvPosition) -> tuple[np.ndarray, float]:
-        """``(priors over position.legal(), r0)`` of a non-terminal position."""
-        legal = position.legal()
+    def _config(self) -> SearchConfig:
+        return SearchConfig(t.MODE_PUCT, self.c_puct, 1.0, 0, True)
+
+    # --- compiled path ------------------------------------------------------------------
+
+    def _native_simulations(self, state: GameState, rng: np.ndarray, count: int) -> int:
+        game = state.game
+        workspace = self._compiled_workspace(state)
+        tree = tuple(self._trees[0])
+        config = self._config()
         if self.policy_value_fn is None:
-            rng = np.array([self._generator.integers(1, 2**63)], dtype=np.uint64)
-            r0 = position.copy().rollout(rng, self._generator)
-            return np.full(len(legal), 1.0 / len(legal)), r0
-        observation = position.observation()
-        num_actions = _num_actions(position)
-        priors, value = check_policy_value(self.policy_value_fn(observation), legal, num_actions)
-        return priors, value if position.player() == 0 else -value
+            return int(
+                run_simulations(
+                    game.kernels,
+                    None,
+                    game.params,
+                    state.data,
+                    tree,
+                    config,
+                    rng,
+                    workspace,
+                    _NO_DATA,
+                    count,
+                    False,
+                )
+            )
+        done = 0
+        while done < count:
+            done += run_simulations(
+                game.kernels,
+                None,
+                game.params,
+                state.data,
+                tree,
+                config,
+                rng,
+                workspace,
+                _NO_DATA,
+                count - done,
+                True,
+            )
+            if done == count or tree[0][t.I_SOLVED, 0] != t.UNSOLVED:
+                return done
+            priors, r0 = self._evaluate_native(GameState(game, workspace[0]))
+            resolve_leaf(game.kernels, game.params, tree, config, workspace, priors, r0, rng)
+            done += 1
+        return done
 
-    def _search_tree(self, root: NativePosition | EnvPosition, rng: np.ndarray, count: int) -> int:
-        ints, floats, meta = tree = self._trees[0]
-        if ints[t.I_COUNT, 0] == 0:  # expand the root once, with noise
-            priors, r0 = self._evaluate(root)
-            actions = root.legal()
-            if self.noise_fraction > 0:
-                noise = self._generator.dirichlet(np.full(len(actions), self.dirichlet_alpha))
-                priors = (1 - self.noise_fraction) * priors + self.noise_fraction * noise
-            t.shuffle_together(actions, priors, len(actions), rng)
-            t.expand(ints, floats, meta, 0, root.player(), actions, priors, len(actions))
-            t.backup(ints, floats, 0, r0)
-        return python_simulations(
-            tree,
+    def _evaluate_native(self, leaf: GameState) -> tuple[np.ndarray, float]:
+        """(priors over the action space, result for player 0) of a leaf of the compiled
+        loop (its state array is the workspace's: it is read, not kept)."""
+        player = leaf.current_player()
+        observation = {
+            "observation": leaf.observation(player),
+            "action_mask": leaf.legal_action_mask(),
+        }
+        output = self.policy_value_fn(observation)
+        priors, value = check_policy_value(output, leaf.game.num_actions)
+        return priors, value if player == 0 else -value
+
+    # --- generic path ---------------------------------------------------------------------
+
+    def _generic_simulations(self, root: EnvPosition, rng: np.ndarray, count: int) -> int:
+        return generic_simulations(
+            self._trees[0],
             root,
             count,
             mode=t.MODE_PUCT,
             exploration=self.c_puct,
-            rave_equivalence=1.0,
+            rave_k=1.0,
             rng=rng,
             generator=self._generator,
-            evaluate=self._evaluate,
-            stamp=self._no_stamp,
+            evaluate=self._evaluate_generic,
+            stamp=self._stamp,
         )
 
-    def _choose(self, visits: np.ndarray) -> int:
+    def _evaluate_generic(self, position: EnvPosition) -> tuple[np.ndarray, float]:
+        """(priors over ``position.legal()``, result for player 0) of a non-terminal position."""
+        legal = position.legal()
+        if self.policy_value_fn is None:
+            return np.full(len(legal), 1.0 / len(legal)), position.copy().rollout(self._generator)
+        output = self.policy_value_fn(position.observation())
+        priors, value = check_policy_value(output, position.num_actions())
+        return legal_priors(priors, legal), value if position.player() == 0 else -value
+
+    # --- root noise and move choice -------------------------------------------------------
+
+    def _prepare_root(self, root: GameState | EnvPosition, rng: np.ndarray, key: Any) -> None:
+        """Expand and evaluate the root first (not counted as a simulation, as in AlphaZero),
+        then mix Dirichlet noise into its priors, once per root position."""
+        ints, floats, _ = self._trees[0]
+        if ints[t.I_COUNT, 0] == 0:
+            if isinstance(root, EnvPosition):
+                self._generic_simulations(root, rng, 1)
+            else:
+                self._native_simulations(root, rng, 1)
+        if self.noise_fraction == 0 or _same_key(key, self._noised_key):
+            return
+        first, count = int(ints[t.I_FIRST, 0]), int(ints[t.I_COUNT, 0])
+        if count == 0:
+            return
+        children = np.arange(first, first + count)
+        noise = self._generator.dirichlet(np.full(count, self.dirichlet_alpha))
+        mixed = (1 - self.noise_fraction) * floats[t.F_PRIOR, children]
+        floats[t.F_PRIOR, children] = mixed + self.noise_fraction * noise
+        self._noised_key = key
+
+    def _choose(self) -> int:
         ints, floats, _ = self._trees[0]
         if self.temperature == 0:
             return int(t.best_root_child(ints, floats))
@@ -177,7 +262,8 @@ class PUCTAgent(SearchAgent):
         )
 
 
-def _num_actions(position: NativePosition | EnvPosition) -> int:
-    if isinstance(position, NativePosition):
-        return position.game.num_actions
-    return int(position.env.action_space(position.env.agent_selection).n)
+def _same_key(a: Any, b: Any) -> bool:
+    """True if two root keys (kind, game or env, history or agent) name the same root."""
+    if a is None or b is None or a[0] != b[0] or a[0] != "native":
+        return False
+    return a[1] == b[1] and np.array_equal(a[2], b[2])

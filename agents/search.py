@@ -1,5 +1,5 @@
-"""Search machinery shared by the MCTS and PUCT agents: the result type, the Python
-simulation loop (generic envs, and PUCT on every env), budgets, tree reuse and results."""
+"""What the search agents share: the result type, budgets, the tree buffers, tree reuse, the
+choice between the compiled loop (this suite's games) and the Python loop (any other env)."""
 
 from __future__ import annotations
 
@@ -19,16 +19,18 @@ from agents.envapi import (
     same_observation,
     transparent_core,
 )
-from agents.positions import EnvPosition, NativePosition
+from agents.generic import EnvPosition
+from agents.loop import SearchConfig, new_workspace
+from connectn_env.games import GameState
+from connectn_env.games.lib.rng import new_rng
 from connectn_env.games.validation import require_bool, require_int, require_number
 
 DEFAULT_SIMULATIONS = 1000
 DEFAULT_MAX_NODES = 1_000_000
+BYTES_PER_NODE = 72  # int32 and float64 fields of agents.tree, per buffer
 _CHUNK_SECONDS = 0.01
 _PROVEN = {t.WIN: "loss", t.LOSS: "win", t.DRAW: "draw"}  # root mover's status -> to-move
 _PROVEN_VALUE = {"win": 1.0, "loss": -1.0, "draw": 0.0}
-
-Evaluator = Callable[[Any], tuple[np.ndarray | None, float]]
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,8 @@ class SearchResult:
         root_value: Mean value of the root for the player to move, in [-1, 1].
         simulations: Simulations run by this search (reused subtrees not counted).
         elapsed: Seconds spent.
-        node_limit_reached: True if the tree hit ``max_nodes`` and stopped growing.
+        node_limit_reached: True if the tree reached ``max_nodes`` during this search (it was
+            then pruned and went on growing: see ``SearchAgent``).
         proven: ``"win"``, ``"loss"`` or ``"draw"`` if the solver proved the root's value for
             the player to move, else None.
         tree_nodes: Nodes in the tree at the end of the search.
@@ -62,7 +65,7 @@ class SearchResult:
 
 
 def check_seed(seed: Any) -> np.random.Generator:
-    """A Generator from None, an int or a Generator."""
+    """A Generator from None, an int >= 0 or a Generator."""
     if seed is None or isinstance(seed, np.random.Generator):
         return np.random.default_rng(seed)
     return np.random.default_rng(require_int("seed", seed, 0))
@@ -73,6 +76,23 @@ def check_backend(backend: Any) -> str:
     if backend not in ("auto", "native", "generic"):
         raise ValueError(f"backend must be 'auto', 'native' or 'generic', got {backend!r}")
     return backend
+
+
+def max_nodes_limit() -> int:
+    """The largest ``max_nodes`` this machine can hold: two tree buffers within half of its
+    physical memory."""
+    try:
+        import os
+
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # not POSIX: a conservative 8 GiB
+        memory = 8 << 30
+    return max(2, memory // 2 // (2 * BYTES_PER_NODE))
+
+
+def check_max_nodes(max_nodes: Any) -> int:
+    """``max_nodes`` if it is an int from 2 to :func:`max_nodes_limit`."""
+    return require_int("max_nodes", max_nodes, 2, max_nodes_limit())
 
 
 def run_budget(
@@ -106,74 +126,16 @@ def run_budget(
             chunk = min(chunk * 2, 1 << 16)
 
 
-def python_simulations(
-    tree: tuple[np.ndarray, np.ndarray, np.ndarray],
-    root: NativePosition | EnvPosition,
-    count: int,
-    *,
-    mode: int,
-    exploration: float,
-    rave_equivalence: float,
-    rng: np.ndarray,
-    generator: np.random.Generator,
-    evaluate: Evaluator | None,
-    stamp: np.ndarray,
-) -> int:
-    """Run up to ``count`` simulations on copies of ``root``; returns how many ran.
-
-    Without ``evaluate`` (UCT, RAVE) a leaf is expanded on its second visit and valued by a
-    random play-out. With ``evaluate(position) -> (priors over the legal actions, r0)``
-    (PUCT) a leaf is expanded and valued at once.
-    """
-    ints, floats, meta = tree
-    for sim in range(count):
-        if ints[t.I_SOLVED, 0] != t.UNSOLVED:
-            return sim
-        position = root.copy()
-        node = 0
-        path = [0]
-        while True:
-            if ints[t.I_SOLVED, node] != t.UNSOLVED:
-                r0 = t.solved_r0(ints, node)
-                break
-            r0 = position.terminal_r0()
-            if r0 is not None:
-                t.mark_terminal(ints, node, r0)
-                break
-            if ints[t.I_COUNT, node] == 0:
-                if evaluate is None and node != 0 and ints[t.I_VISITS, node] == 0:
-                    r0 = position.rollout(rng, generator)
-                    break
-                actions = position.legal()
-                if evaluate is None:
-                    priors = np.full(len(actions), 1.0 / len(actions))
-                    r0 = None
-                else:
-                    priors, r0 = evaluate(position)
-                t.shuffle_together(actions, priors, len(actions), rng)
-                expanded = t.expand(
-                    ints, floats, meta, node, position.player(), actions, priors, len(actions)
-                )
-                if r0 is not None:
-                    break
-                if not expanded:
-                    r0 = position.rollout(rng, generator)
-                    break
-            node = t.select_child(ints, floats, node, mode, exploration, rave_equivalence)
-            position.step(int(ints[t.I_ACTION, node]))
-            path.append(node)
-        t.backup(ints, floats, node, r0)
-        if mode == t.MODE_RAVE:
-            moves, players, start, end = position.moves_and_players()
-            nodes = np.asarray(path, dtype=np.int64)
-            t.rave_update(
-                ints, floats, meta, stamp, nodes, len(path) - 1, moves, players, start, end, r0
-            )
-    return count
-
-
 class SearchAgent:
-    """Base of the search agents: budgets, the tree buffers, tree reuse and results."""
+    """Base of the search agents: budgets, the tree buffers, tree reuse, pruning, results.
+
+    On a game of this suite (an env whose ``unwrapped.game_state`` has compiled kernels) the
+    simulations run in the compiled loop of :mod:`agents.loop`; on any other AEC env in the
+    Python loop of :mod:`agents.generic`. When the tree reaches ``max_nodes``, the children of
+    its least visited nodes are dropped (:func:`agents.tree.prune`: the tree shrinks to at most
+    half the limit, those nodes keep their statistics and grow again if the search returns to
+    them) and the search goes on.
+    """
 
     def __init__(
         self,
@@ -189,23 +151,39 @@ class SearchAgent:
             simulations = require_int("simulations", simulations, 1)
         if time_limit is not None:
             time_limit = require_number("time_limit", time_limit, 0.0, strict_low=True)
+        if simulations is None and time_limit is None:
+            raise ValueError("a search needs a budget: give simulations, time_limit or both")
         self.simulations = simulations
         self.time_limit = time_limit
-        self.max_nodes = require_int("max_nodes", max_nodes, 2)
+        self.max_nodes = check_max_nodes(max_nodes)
         self.reuse_tree = require_bool("reuse_tree", reuse_tree)
         self.backend = check_backend(backend)
         self._generator = check_seed(seed)
         self._trees: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self._root_key: Any = None  # what the current tree's root is, for reuse
+        self._workspace: tuple[Any, Any] | None = None  # (game, compiled workspace)
+        self._stamp = np.zeros((2, 0), dtype=np.int64)
         self._last_num_actions = 0
+        self._limit_reached = False
 
     # --- subclass hooks -------------------------------------------------------------
 
-    def _search_tree(self, root: NativePosition | EnvPosition, rng: np.ndarray, count: int) -> int:
-        """Run up to ``count`` simulations on ``self._trees[0]``; return how many ran."""
+    def _config(self) -> SearchConfig:
+        """Options of the compiled loop."""
         raise NotImplementedError
 
-    def _choose(self, visits: np.ndarray) -> int:
+    def _native_simulations(self, state: GameState, rng: np.ndarray, count: int) -> int:
+        """Run up to ``count`` simulations from ``state`` on ``self._trees[0]``."""
+        raise NotImplementedError
+
+    def _generic_simulations(self, root: EnvPosition, rng: np.ndarray, count: int) -> int:
+        """Run up to ``count`` simulations on copies of ``root``."""
+        raise NotImplementedError
+
+    def _prepare_root(self, root: GameState | EnvPosition, rng: np.ndarray, key: Any) -> None:
+        """Called once per search, before the first simulation (PUCT adds root noise)."""
+
+    def _choose(self) -> int:
         """The root child (tree index) to play."""
         ints, floats, _ = self._trees[0]
         return int(t.best_root_child(ints, floats))
@@ -230,7 +208,8 @@ class SearchAgent:
                 button); the result is still a valid search result.
 
         Raises:
-            TypeError: ``progress`` is not callable.
+            TypeError: ``progress`` is not callable, or ``backend="native"`` on an env that
+                is not this suite's.
             ValueError: the game is over, or the agent to move has no legal action.
         """
         if progress is not None and not callable(progress):
@@ -245,31 +224,67 @@ class SearchAgent:
         key_before = self._root_key
         self._root_key = None  # a failed search leaves no tree to reuse
         if state is not None and self.backend != "generic":
-            root: NativePosition | EnvPosition = NativePosition(state)
+            root: GameState | EnvPosition = state.clone()
             key = ("native", state.game, np.asarray(state.history(), dtype=np.int64))
             reused = self._reuse_native(key_before, key)
+            player = state.current_player()
+
+            def step(n: int) -> int:
+                return self._native_simulations(root, rng, n)
         else:
             root = EnvPosition(clone_env(transparent_core(env)), verified=True)
             key = ("generic", copy_unchecked(root.env), env.agent_selection)
             reused = self._reuse_generic(key_before, env)
+            player = root.player()
+
+            def step(n: int) -> int:
+                return self._generic_simulations(root, rng, n)
+
         ints, floats, meta = self._trees[0]
         if not reused:
-            t.tree_reset(ints, floats, meta, root.player())
-        ints[t.I_PLAYER, 0] = root.player()
-        rng = np.array([self._generator.integers(1, 2**63)], dtype=np.uint64)
+            t.tree_reset(ints, floats, meta, player)
+        ints[t.I_PLAYER, 0] = player
+        rng = new_rng(self._generator)
+        self._limit_reached = False
+        self._prepare_root(root, rng, key)
+
+        def budget_step(n: int) -> int:
+            done = step(n)
+            if self._trees[0][2][t.M_FULL]:
+                self._make_room()
+            return done
+
         on_chunk = None
         if progress is not None:
 
             def on_chunk(done: int, elapsed: float) -> Any:
                 return progress(done, elapsed, self._root_value())
 
-        done, _ = run_budget(
-            lambda n: self._search_tree(root, rng, n), self.simulations, self.time_limit, on_chunk
-        )
+        done, _ = run_budget(budget_step, self.simulations, self.time_limit, on_chunk)
         result = self._result(mask, done, time.perf_counter() - start)
         if self.reuse_tree:
             self._root_key = key
         return result
+
+    def _compiled_workspace(self, state: GameState) -> tuple[Any, ...]:
+        """The compiled loop's work arrays for ``state``'s game (kept between searches)."""
+        game = state.game
+        if self._workspace is None or self._workspace[0] != game:
+            workspace = new_workspace(
+                game.kernels, game.params, state.data, game.num_actions, game.max_moves
+            )
+            self._workspace = (game, workspace)
+        return self._workspace[1]
+
+    def _make_room(self) -> None:
+        """Prune the full tree to at most half of ``max_nodes`` (into the spare buffers)."""
+        self._limit_reached = True
+        ints = self._trees[0][0]
+        min_visits = 2
+        while t.kept_nodes(ints, min_visits) > self.max_nodes // 2 and min_visits < 1 << 30:
+            min_visits *= 2
+        t.prune(*self._trees[0], *self._trees[1], min_visits)
+        self._trees.reverse()
 
     def _result(self, mask: np.ndarray, done: int, elapsed: float) -> SearchResult:
         ints, floats, meta = self._trees[0]
@@ -280,15 +295,13 @@ class SearchAgent:
         children = np.arange(first, first + count)
         actions = ints[t.I_ACTION, children]
         visits[actions] = ints[t.I_VISITS, children]
-        sums = floats[t.F_VALUE, children]
-        values[actions] = np.divide(sums, visits[actions], where=visits[actions] > 0, out=0 * sums)
+        values[actions] = floats[t.F_MEAN, children]
         total = visits.sum()
         pi = visits / total if total > 0 else mask / mask.sum()
         if count == 0:  # no expansion happened (tiny node limit): play any legal move
             action = int(np.flatnonzero(mask)[0])
         else:
-            action = int(ints[t.I_ACTION, self._choose(visits)])
-        proven = _PROVEN.get(int(ints[t.I_SOLVED, 0]))
+            action = int(ints[t.I_ACTION, self._choose()])
         return SearchResult(
             action=action,
             visits=visits,
@@ -297,8 +310,8 @@ class SearchAgent:
             root_value=self._root_value(),
             simulations=done,
             elapsed=elapsed,
-            node_limit_reached=bool(meta[t.M_FULL]),
-            proven=proven,
+            node_limit_reached=self._limit_reached or bool(meta[t.M_FULL]),
+            proven=_PROVEN.get(int(ints[t.I_SOLVED, 0])),
             tree_nodes=int(meta[t.M_NODES]),
         )
 
@@ -367,6 +380,12 @@ class SearchAgent:
                     self._reroot(grand)
                     return True
         return False
+
+    def _stamp_for(self, num_actions: int) -> np.ndarray:
+        """RAVE's work array for the generic loop."""
+        if self._stamp.shape[1] != num_actions:
+            self._stamp = np.zeros((2, num_actions), dtype=np.int64)
+        return self._stamp
 
 
 def _matches(env: Any, agent: str, target: Any) -> bool:

@@ -26,7 +26,7 @@ import math
 import numpy as np
 from numba import njit
 
-from connectn_env.games.kernels import random_below
+from connectn_env.games.contract import random_below
 
 # ints rows
 I_PARENT = 0
@@ -283,20 +283,26 @@ def rave_update(ints, floats, meta, stamp, path, depth, moves, players, start, e
 
 @njit(cache=True)
 def best_root_child(ints, floats):
-    """The move to play: a proven win, else the most visited child that is not a proven loss."""
+    """The move to play: a proven win; else the most visited child that is not a proven loss
+    (the higher mean value breaks ties); a proven loss only if every child is one."""
     first = ints[I_FIRST, 0]
     best = -1
-    best_key = -math.inf
     for child in range(first, first + ints[I_COUNT, 0]):
         status = ints[I_SOLVED, child]
         if status == WIN:
             return child
-        n = ints[I_VISITS, child]
-        q = floats[F_VALUE, child] / n if n > 0 else -1.0
-        # visits first, mean value breaks ties; proven losses only if nothing else is left
-        key = n + 0.5 * (q + 1.0) / 2.0 - (1e12 if status == LOSS else 0.0)
-        if key > best_key:
-            best_key = key
+        if best == -1:
+            best = child
+            continue
+        best_lost = ints[I_SOLVED, best] == LOSS
+        if (status == LOSS) != best_lost:
+            if best_lost:
+                best = child
+            continue
+        visits, best_visits = ints[I_VISITS, child], ints[I_VISITS, best]
+        if visits > best_visits or (
+            visits == best_visits and floats[F_MEAN, child] > floats[F_MEAN, best]
+        ):
             best = child
     return best
 
@@ -328,4 +334,54 @@ def compact_subtree(ints, floats, root, new_ints, new_floats, new_meta):
         head += 1
     new_meta[M_NODES] = size
     new_meta[M_FULL] = 0
+    return size
+
+
+@njit(cache=True)
+def kept_nodes(ints, min_visits):
+    """Nodes :func:`prune` would keep with this ``min_visits``."""
+    kept = 1
+    stack = [0]
+    while stack:
+        node = stack.pop()
+        if node == 0 or ints[I_VISITS, node] >= min_visits:
+            first = ints[I_FIRST, node]
+            count = ints[I_COUNT, node]
+            kept += count
+            for child in range(first, first + count):
+                if ints[I_COUNT, child] > 0:
+                    stack.append(child)
+    return kept
+
+
+@njit(cache=True)
+def prune(ints, floats, meta, new_ints, new_floats, new_meta, min_visits):
+    """Copy the tree into the new buffers, dropping the children of every node (but the root)
+    visited fewer than ``min_visits`` times; such a node keeps its own statistics and is
+    expanded again when the search comes back to it. Returns the nodes kept."""
+    for f in range(ints.shape[0]):
+        new_ints[f, 0] = ints[f, 0]
+    for f in range(floats.shape[0]):
+        new_floats[f, 0] = floats[f, 0]
+    size = 1
+    head = 0
+    while head < size:
+        old = new_ints[I_FIRST, head]
+        count = new_ints[I_COUNT, head]
+        if count > 0 and head > 0 and new_ints[I_VISITS, head] < min_visits:
+            new_ints[I_FIRST, head] = 0
+            new_ints[I_COUNT, head] = 0
+        elif count > 0:
+            new_ints[I_FIRST, head] = size
+            for i in range(count):
+                for f in range(ints.shape[0]):
+                    new_ints[f, size + i] = ints[f, old + i]
+                for f in range(floats.shape[0]):
+                    new_floats[f, size + i] = floats[f, old + i]
+                new_ints[I_PARENT, size + i] = head
+            size += count
+        head += 1
+    new_meta[M_NODES] = size
+    new_meta[M_FULL] = 0
+    new_meta[M_EPOCH] = meta[M_EPOCH]
     return size

@@ -1,11 +1,16 @@
-"""connectn-env: Connect-N, Gomoku and Hex as PettingZoo and Gymnasium environments.
+"""connectn-env: board games (Connect-N, Gomoku, Hex, ...) as PettingZoo and Gymnasium
+environments, with fast MCTS baselines.
 
-Importing the package registers the environments with PettingZoo (and Gymnasium); it
-imports no pygame and compiles no numba code.
+Importing the package makes the PettingZoo module of every registered game family
+(``connectn_env.connect_n_v0``, ``connectn_env.hex_v0``, ...) and registers the PettingZoo
+and Gymnasium ids; it imports no pygame and compiles no numba code.
 """
 
-from connectn_env import connect_n_v0, gomoku_v0, hex_v0
+import sys
+
+from connectn_env.envs.modules import install_env_modules
 from connectn_env.games import (
+    REGISTRY,
     TERMINAL_PLAYER,
     BoardGame,
     ConnectNGame,
@@ -17,17 +22,24 @@ from connectn_env.games import (
     connect_four,
     tictactoe,
 )
-from connectn_env.gym.registration import GYM_ENVS, register_gym_envs
-from connectn_env.registration import PETTINGZOO_ENVS, register_pettingzoo_envs
+from connectn_env.registration import (
+    GYM_ENVS,
+    PETTINGZOO_ENVS,
+    register_gym_envs,
+    register_pettingzoo_envs,
+)
 
+ENV_MODULES = install_env_modules(sys.modules[__name__])
 register_pettingzoo_envs()
 register_gym_envs()
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
+    "ENV_MODULES",
     "GYM_ENVS",
     "PETTINGZOO_ENVS",
+    "REGISTRY",
     "TERMINAL_PLAYER",
     "BoardGame",
     "ConnectNGame",
@@ -38,8 +50,6 @@ __all__ = [
     "Outcome",
     "__version__",
     "connect_four",
-    "connect_n_v0",
-    "gomoku_v0",
-    "hex_v0",
     "tictactoe",
+    *ENV_MODULES,
 ]

@@ -4,22 +4,21 @@ Subcommands::
 
     connectn play GAME [game options] [--opponent SPEC] [--human-first | --ai-first]
                   [--seed N] [--ui window|terminal|auto] [--record DIR]
-    connectn arena GAME SPEC SPEC [SPEC ...] [game options] [--games N] [--workers K]
+    connectn arena GAME [game options] SPEC SPEC [SPEC ...] [--games N] [--workers K]
                    [--seed N] [--move-timeout S] [--out FILE.jsonl] [--json FILE]
                    [--record DIR] [--no-progress]
     connectn replay FILE [--ui window|terminal|auto]
     connectn bench [--full]
     connectn demo GAME [game options] [--seed N]
 
-GAME is connect_four, tictactoe, connect_n, gomoku or hex; game options are ``--rows
---cols --n --gravity/--no-gravity`` (connect_n), ``--size --rows --cols --rule``
-(gomoku), ``--size --rows --cols --swap`` (hex).
+GAME is a name of the game registry (``connectn play --help`` lists them); its options are
+the game's parameters (``connectn play hex --help``).
 
 What ``connectn_env.play.run_play(args)`` receives (an ``argparse.Namespace``):
 
 - ``args.game_config``: :class:`connectn_env.records.GameConfig` (validated;
-  ``.make_env(render_mode)``, ``.make_game()``); the raw options ``game, rows, cols, n,
-  gravity, size, rule, swap`` are there too.
+  ``.make_env(render_mode)``, ``.make_game()``); ``args.game`` and the raw game options
+  are there too.
 - ``args.opponent``: :class:`connectn_env.specs.AgentSpec` (parsed and validated, default
   ``mcts:time=1.0``; ``human`` means two people share the board). ``.build(seed)``.
 - ``args.human_first``: bool (default True; ``--ai-first`` sets False).
@@ -43,56 +42,18 @@ from pathlib import Path
 import numpy as np
 
 from connectn_env.envs.base import BoardGameEnv
-from connectn_env.records.gameconfig import GAME_NAMES, GameConfig
+from connectn_env.gameoptions import add_game_parsers, game_config_from_args
 from connectn_env.specs import AgentSpec, parse_agent_spec
 
 __all__ = ["DEFAULT_OPPONENT", "game_config_from_args", "main", "make_raw_env"]
 
 DEFAULT_OPPONENT = "mcts:time=1.0"
 UIS = ("window", "terminal", "auto")
-_OPTION_GAMES = {
-    "rows": ("connect_n", "gomoku", "hex"),
-    "cols": ("connect_n", "gomoku", "hex"),
-    "n": ("connect_n",),
-    "gravity": ("connect_n",),
-    "size": ("gomoku", "hex"),
-    "rule": ("gomoku",),
-    "swap": ("hex",),
-}
-
-
-def game_config_from_args(args: argparse.Namespace) -> GameConfig:
-    """The game that GAME and the game options describe.
-
-    Raises:
-        ValueError: an option that the game does not take, or a bad value.
-    """
-    for option, games in _OPTION_GAMES.items():
-        if getattr(args, option) is not None and args.game not in games:
-            raise ValueError(f"--{option} does not apply to {args.game} (only {', '.join(games)})")
-    given = {option: getattr(args, option) for option in _OPTION_GAMES}
-    # Options left out take the game class's defaults.
-    return GameConfig(args.game, {k: v for k, v in given.items() if v is not None})
 
 
 def make_raw_env(args: argparse.Namespace, render_mode: str | None = None) -> BoardGameEnv:
     """The raw AEC env that the command-line options describe."""
     return game_config_from_args(args).make_env(render_mode)
-
-
-def add_game_options(parser: argparse.ArgumentParser) -> None:
-    """GAME and its parameters (None = the game's default)."""
-    parser.add_argument("game", choices=GAME_NAMES, help="which game")
-    group = parser.add_argument_group("game options")
-    group.add_argument("--rows", type=int, help="board height (connect_n 6, gomoku/hex --size)")
-    group.add_argument("--cols", type=int, help="board width (connect_n 7, gomoku/hex --size)")
-    group.add_argument("--n", type=int, help="connect_n: stones in a row to win (4)")
-    group.add_argument(
-        "--gravity", action=argparse.BooleanOptionalAction, help="connect_n: stones drop (yes)"
-    )
-    group.add_argument("--size", type=int, help="gomoku / hex: board side (15 / 11)")
-    group.add_argument("--rule", choices=("freestyle", "standard"), help="gomoku rule")
-    group.add_argument("--swap", action="store_true", default=None, help="hex: swap (pie) rule")
 
 
 def _spec(allow_human: bool):
@@ -122,56 +83,77 @@ def _positive_float(text: str) -> float:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(prog="connectn", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="connectn", description=__doc__.splitlines()[0], allow_abbrev=False
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    play = commands.add_parser("play", help="play against the AI (window or terminal)")
-    add_game_options(play)
-    play.add_argument(
-        "--opponent",
-        type=_spec(allow_human=True),
-        default=parse_agent_spec(DEFAULT_OPPONENT),
-        metavar="SPEC",
-        help=f"the AI (agent spec, default {DEFAULT_OPPONENT})",
+    play = commands.add_parser(
+        "play", help="play against the AI (window or terminal)", allow_abbrev=False
     )
-    order = play.add_mutually_exclusive_group()
-    order.add_argument("--human-first", dest="human_first", action="store_true", default=True)
-    order.add_argument("--ai-first", dest="human_first", action="store_false")
-    play.add_argument("--seed", type=int, default=None, help="seed of the AI")
-    play.add_argument("--ui", choices=UIS, default="auto", help="window, terminal or auto")
-    play.add_argument("--record", type=Path, metavar="DIR", help="save finished games here")
+
+    def play_options(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--opponent",
+            type=_spec(allow_human=True),
+            default=parse_agent_spec(DEFAULT_OPPONENT),
+            metavar="SPEC",
+            help=f"the AI (agent spec, default {DEFAULT_OPPONENT})",
+        )
+        order = sub.add_mutually_exclusive_group()
+        order.add_argument("--human-first", dest="human_first", action="store_true", default=True)
+        order.add_argument("--ai-first", dest="human_first", action="store_false")
+        sub.add_argument("--seed", type=int, default=None, help="seed of the AI")
+        sub.add_argument("--ui", choices=UIS, default="auto", help="window, terminal or auto")
+        sub.add_argument("--record", type=Path, metavar="DIR", help="save finished games here")
+
+    add_game_parsers(play, play_options)
 
     arena = commands.add_parser(
         "arena",
+        allow_abbrev=False,
         help="round-robin tournament between agents",
         description="Round robin: every pair of agents plays --games games, colours alternating.",
-        epilog="Agent specs: random, mcts[:simulations=800,c=1.4,time=0.5,rave=true,...], "
-        "puct[:simulations=400,...], module:callable[:key=value,...].",
     )
-    add_game_options(arena)
-    arena.add_argument("agents", nargs="+", type=_spec(allow_human=False), metavar="SPEC")
-    arena.add_argument("--games", type=_positive_int, default=10, help="games per pairing (10)")
-    arena.add_argument("--workers", type=_positive_int, default=None, help="processes (all cores)")
-    arena.add_argument("--seed", type=int, default=0, help="base seed of every game (0)")
-    arena.add_argument(
-        "--move-timeout", type=_positive_float, default=None, metavar="SECONDS",
-        help="an agent whose move takes longer loses the game",
-    )  # fmt: skip
-    arena.add_argument("--out", type=Path, metavar="FILE", help="append games here (JSON lines)")
-    arena.add_argument("--json", type=Path, metavar="FILE", help="write the tables as JSON")
-    arena.add_argument("--record", type=Path, metavar="DIR", help="save every game here")
-    arena.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
-    replay = commands.add_parser("replay", help="step through a saved game (.json or .sgf)")
+    def arena_options(sub: argparse.ArgumentParser) -> None:
+        sub.epilog = (
+            "Agent specs: random, mcts[:simulations=800,c=1.4,time=0.5,rave=true,...], "
+            "puct[:simulations=400,...], module:callable[:key=value,...]."
+        )
+        sub.add_argument("agents", nargs="+", type=_spec(allow_human=False), metavar="SPEC")
+        sub.add_argument("--games", type=_positive_int, default=10, help="games per pairing (10)")
+        sub.add_argument(
+            "--workers", type=_positive_int, default=None, help="processes (all cores)"
+        )
+        sub.add_argument("--seed", type=int, default=0, help="base seed of every game (0)")
+        sub.add_argument(
+            "--move-timeout",
+            type=_positive_float,
+            default=None,
+            metavar="SECONDS",
+            help="an agent whose move takes longer loses the game",
+        )
+        sub.add_argument("--out", type=Path, metavar="FILE", help="append games here (JSON lines)")
+        sub.add_argument("--json", type=Path, metavar="FILE", help="write the tables as JSON")
+        sub.add_argument("--record", type=Path, metavar="DIR", help="save every game here")
+        sub.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+    add_game_parsers(arena, arena_options)
+
+    replay = commands.add_parser(
+        "replay", help="step through a saved game (.json or .sgf)", allow_abbrev=False
+    )
     replay.add_argument("file", type=Path, help="a game record")
     replay.add_argument("--ui", choices=UIS, default="auto", help="window, terminal or auto")
 
-    bench = commands.add_parser("bench", help="environment and MCTS speed against references")
+    bench = commands.add_parser(
+        "bench", help="environment and MCTS speed against references", allow_abbrev=False
+    )
     bench.add_argument("--full", action="store_true", help="more runs and simulations")
 
-    demo = commands.add_parser("demo", help="a random-vs-random game as text")
-    add_game_options(demo)
-    demo.add_argument("--seed", type=int, default=0)
+    demo = commands.add_parser("demo", help="a random-vs-random game as text", allow_abbrev=False)
+    add_game_parsers(demo, lambda sub: sub.add_argument("--seed", type=int, default=0))
     return parser
 
 

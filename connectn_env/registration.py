@@ -1,23 +1,26 @@
-"""Registry entries: ``pettingzoo.make("aec", "connectn_env/<name>-v0")``.
+"""The registry ids: PettingZoo's and Gymnasium's, both read from the game registry.
 
-Registering is cheap: it imports no pygame and compiles nothing.
+This is the one place that connects :data:`connectn_env.games.REGISTRY` to the two
+frameworks' own registries (``pettingzoo.make("aec", "connectn_env/hex-v0")``,
+``gym.make("connectn_env/Hex-v0")``). Registering is cheap: it imports no pygame and compiles
+nothing; the env modules are imported only when an env is made.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+import gymnasium
 import pettingzoo
 
-NAMESPACE = "connectn_env"
+from connectn_env.games import REGISTRY
 
-CONNECT_FOUR = {"rows": 6, "cols": 7, "n": 4, "gravity": True}
-TICTACTOE = {"rows": 3, "cols": 3, "n": 3, "gravity": False}
-
-PETTINGZOO_ENVS: dict[str, tuple[str, dict]] = {
-    f"{NAMESPACE}/connect_four-v0": ("connectn_env.connect_n_v0:env", CONNECT_FOUR),
-    f"{NAMESPACE}/tictactoe-v0": ("connectn_env.connect_n_v0:env", TICTACTOE),
-    f"{NAMESPACE}/connect_n-v0": ("connectn_env.connect_n_v0:env", {}),
-    f"{NAMESPACE}/gomoku-v0": ("connectn_env.gomoku_v0:env", {}),
-    f"{NAMESPACE}/hex-v0": ("connectn_env.hex_v0:env", {}),
+PETTINGZOO_ENVS: dict[str, tuple[str, dict[str, Any]]] = {
+    entry.pettingzoo_id: (f"connectn_env.{entry.env_module}:env", dict(entry.fixed))
+    for entry in REGISTRY.values()
+}
+GYM_ENVS: dict[str, dict[str, Any]] = {
+    entry.gym_id: {"game": entry.family, **entry.fixed} for entry in REGISTRY.values()
 }
 
 
@@ -26,3 +29,18 @@ def register_pettingzoo_envs() -> None:
     for env_id, (entry_point, kwargs) in PETTINGZOO_ENVS.items():
         if env_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", env_id, entry_point=entry_point, kwargs=dict(kwargs))
+
+
+def register_gym_envs() -> None:
+    """Add the single-agent ids to Gymnasium's registry (idempotent)."""
+    for env_id, kwargs in GYM_ENVS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                env_id,
+                entry_point="connectn_env.gym.factories:make_env",
+                vector_entry_point="connectn_env.gym.factories:make_vector_env",
+                kwargs=dict(kwargs),
+            )
+
+
+__all__ = ["GYM_ENVS", "PETTINGZOO_ENVS", "register_gym_envs", "register_pettingzoo_envs"]

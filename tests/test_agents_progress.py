@@ -4,7 +4,7 @@ import pytest
 
 from agents import MCTSAgent, PUCTAgent
 from connectn_env import connect_n_v0, tictactoe
-from connectn_env.registration import TICTACTOE
+from connectn_env.games import REGISTRY
 
 
 @pytest.mark.parametrize("agent_type", [MCTSAgent, PUCTAgent])
@@ -30,7 +30,7 @@ def test_progress_returning_true_stops_the_search():
 
 
 def test_progress_must_be_callable_and_agent_stays_usable():
-    env = connect_n_v0.env(**{k: v for k, v in TICTACTOE.items()})
+    env = connect_n_v0.env(**REGISTRY["tictactoe"].fixed)
     env.reset()
     agent = MCTSAgent(simulations=100, seed=0)
     with pytest.raises(TypeError, match="progress"):

@@ -46,13 +46,11 @@ def test_import_registers_ids_without_pygame_agents_or_compiling():
         import gymnasium as gym
         import connectn_env
         import connectn_env.gym.vector_kernels as vk
-        from connectn_env.games import kernels
-        compiled = [
-            name
-            for module in (kernels, vk)
-            for name, obj in vars(module).items()
-            if hasattr(obj, "signatures") and obj.signatures
-        ]
+        from connectn_env.games import REGISTRY
+        functions = [*vars(vk).values()]
+        for game_class in REGISTRY.families():
+            functions += game_class().kernels
+        compiled = [f for f in functions if getattr(f, "signatures", None)]
         ids = sorted(k for k in gym.registry if k.startswith("connectn_env/"))
         print("pygame" in sys.modules, "agents" in sys.modules, compiled, ids)
         """

@@ -103,8 +103,8 @@ def test_notebook_uses_only_the_public_api(path):
 
 def test_the_public_api_check_catches_private_imports():
     tree = ast.parse(
-        "from connectn_env.games.kernels import random_playout\n"
-        "import connectn_env.games.layout\n"
+        "from connectn_env.games.lib.placement import playout\n"
+        "import connectn_env.games.lib.header\n"
         "from agents import MCTSAgent, _private\n"
         "from connectn_env.render import BoardGeometry\n"
         "env.unwrapped._renderer\n"

@@ -1,33 +1,15 @@
-"""The fast play-outs used by search (bitboards, padded boards, Hex fill) agree with the rules
-kernel: every game they play, replayed move by move through ``GameState.apply_action``, is a
-legal game with the same result."""
+"""Every registered game's compiled play-out (the ``playout`` kernel) plays legal games: the
+moves and movers it records, replayed through ``GameState.apply_action``, reach the outcome it
+reports (Hex fills the whole board and then scores it, so its record may go past the end)."""
 
 import numpy as np
+from games_helpers import registered_games
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from connectn_env.games import ConnectNGame, GomokuGame, HexGame
-from connectn_env.games.layout import P_HIST, S_MOVES
-from connectn_env.games.playouts import new_playout_buffers, playout
-
-
-@st.composite
-def games(draw):
-    family = draw(st.sampled_from(["connect_n", "gomoku", "hex"]))
-    if family == "connect_n":
-        rows = draw(st.integers(1, 8))
-        cols = draw(st.integers(1, 9))
-        n = draw(st.integers(1, max(rows, cols)))
-        return ConnectNGame(rows=rows, cols=cols, n=n, gravity=draw(st.booleans()))
-    if family == "gomoku":
-        size = draw(st.integers(5, 11))
-        return GomokuGame(size=size, rule=draw(st.sampled_from(["freestyle", "standard"])))
-    size = draw(st.integers(1, 9))
-    return HexGame(size=size, swap=draw(st.booleans()))
-
 
 @settings(max_examples=300, deadline=None)
-@given(game=games(), seed=st.integers(0, 2**32 - 1), prefix=st.integers(0, 20))
+@given(game=registered_games(), seed=st.integers(0, 2**32 - 1), prefix=st.integers(0, 20))
 def test_playout_games_replay_legally_to_the_same_result(game, seed, prefix):
     rng = np.random.default_rng(seed)
     start = game.new_initial_state()
@@ -37,20 +19,22 @@ def test_playout_games_replay_legally_to_the_same_result(game, seed, prefix):
         start.apply_action(int(rng.choice(start.legal_actions())))
     if start.is_terminal():
         return
+    kernels, params = game.kernels, game.params
     data = start.data.copy()
+    moves = np.full(game.max_moves + 3, -1, dtype=np.int64)
+    players = np.full(game.max_moves + 3, -1, dtype=np.int64)
     xorshift = np.array([rng.integers(1, 2**63)], dtype=np.uint64)
-    outcome = playout(game.params, data, xorshift, *new_playout_buffers(game.params))
-    hist = int(game.params[P_HIST])
-    moves = data[hist + start.move_number : hist + int(data[S_MOVES])].tolist()
+    count = kernels.playout(
+        params, data, xorshift, kernels.new_workspace(params), moves, players, 3
+    )
+    outcome = kernels.outcome(params, data)
+    assert count > 3 and np.all(moves[:3] == -1)
 
     replay = start.clone()
-    played = 0
-    for action in moves:
-        replay.apply_action(action)  # raises if the play-out made an illegal move
-        played += 1
+    for action, player in zip(moves[3:count], players[3:count], strict=True):
+        assert replay.current_player() == player
+        replay.apply_action(int(action))  # raises if the play-out made an illegal move
         if replay.is_terminal():
             break
     assert replay.is_terminal()
     assert int(replay.outcome) == int(outcome)
-    if game.kind != HexGame(size=1).kind:  # Hex fills the whole board, then scores it
-        assert played == len(moves)

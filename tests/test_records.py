@@ -255,7 +255,7 @@ def _json_file(tmp_path: Path, **changes) -> Path:
         ({"moves": [0, 1.5]}, r"key 'moves' must hold integer actions"),
         ({"moves": [0, 0]}, r"move 2: action 0 is illegal: cell \(row 0, col 0\) is occupied"),
         ({"moves": [0, 1, 3, 4, 6, 7, 2]}, r"move 6: action 7 is illegal: the game is over"),
-        ({"game": "chess"}, r"game must be one of 'connect_four'"),
+        ({"game": "chess"}, r"unknown game 'chess'; known games: connect_four, tictactoe"),
         ({"params": {"rows": 3, "cols": 3, "n": 3, "gravity": True}}, r"fixed parameters"),
         ({"result": "player_9"}, r"result must be one of player_0, player_1, draw, unfinished"),
         ({"moves": [0, 3, 1, 4, 2], "result": "player_1"}, r"result 'player_1' contradicts"),
@@ -319,5 +319,5 @@ def test_game_config_names_presets_and_validates() -> None:
     assert str(GameConfig("gomoku", {"size": 9})) == "gomoku(rows=9,cols=9,rule=freestyle)"
     with pytest.raises(ValueError, match="bad parameters for hex"):
         GameConfig("hex", {"n": 4})
-    with pytest.raises(ValueError, match="game must be one of"):
+    with pytest.raises(ValueError, match="unknown game 'go'; known games: connect_four"):
         GameConfig("go")

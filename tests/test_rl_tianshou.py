@@ -20,13 +20,13 @@ from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
 
 from connectn_env import connect_n_v0
-from connectn_env.registration import TICTACTOE
+from connectn_env.games import REGISTRY
 
 pytestmark = pytest.mark.slow
 
 
 def tictactoe_env() -> PettingZooEnv:
-    return PettingZooEnv(connect_n_v0.env(**TICTACTOE))
+    return PettingZooEnv(connect_n_v0.env(**REGISTRY["tictactoe"].fixed))
 
 
 def test_dqn_against_random_policy_trains_and_evaluates():

@@ -1,4 +1,5 @@
-"""PettingZoo AEC environments: one generic base class and a thin module per game."""
+"""PettingZoo AEC environments: one generic base class, and a module per game family made
+from the registry."""
 
 from connectn_env.envs.base import AGENTS, RENDER_MODES, BoardGameEnv, wrap_classic
 

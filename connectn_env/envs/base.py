@@ -64,6 +64,9 @@ class BoardGameEnv(AECEnv):
         illegal_action: str = "raise",
     ) -> None:
         super().__init__()
+        if not isinstance(game, BoardGame):
+            raise TypeError(f"game must be a BoardGame, got {type(game).__name__}")
+        self.metadata = {**type(self).metadata, "name": f"{game.name}_v0"}
         if render_mode is not None:
             require_choice("render_mode", render_mode, RENDER_MODES)
         self.illegal_action = require_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)

@@ -13,7 +13,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from connectn_env.games import BoardGame, GameState, IllegalActionError
-from connectn_env.games.kernels import xorshift_next
+from connectn_env.games.contract import xorshift_next
 from connectn_env.games.validation import require_choice, require_int
 from connectn_env.gym import vector_kernels as vk
 from connectn_env.gym.opponents import (
@@ -170,7 +170,7 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
             starting = np.zeros(n, dtype=np.bool_)
         moving = ~starting
         if self.illegal_action == "raise":
-            bad = vk.first_illegal(self._params, self._states, actions, moving)
+            bad = vk.first_illegal(self.game.kernels, self._params, self._states, actions, moving)
             if bad >= 0:
                 raise IllegalActionError(
                     f"action {actions[bad]} of board {bad} is illegal; legal actions: "
@@ -179,6 +179,7 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         with self._restored_on_error():
             opens = self._start_boards(starting, reply_later=True)
             vk.learner_moves(
+                self.game.kernels,
                 self._params,
                 self._states,
                 actions,
@@ -190,7 +191,9 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
                 reply,
             )
             self._replies(reply | opens)
-        vk.score_replies(self._states, self._learner, reply, rewards, terminated)
+        vk.score_replies(
+            self.game.kernels, self._params, self._states, self._learner, reply, rewards, terminated
+        )
         self._over = terminated.copy()
         obs = self._observe()
         step_info = {"action_mask": self._masks.copy(), "_action_mask": np.ones(n, dtype=np.bool_)}
@@ -253,19 +256,35 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
     def _replies(self, which: np.ndarray) -> None:
         """The opponent moves on the flagged boards."""
         if self._mcts is not None:
-            from agents.tree import new_tree
+            from agents.loop import SearchConfig, new_workspace
+            from agents.tree import MODE_UCT, new_tree
             from connectn_env.gym.mcts_replies import mcts_replies
 
             simulations, exploration, max_nodes = self._mcts
+            game = self.game
             if self._tree is None:
-                self._tree = new_tree(max_nodes)
+                workspace = new_workspace(
+                    game.kernels, game.params, self._initial, game.num_actions, game.max_moves
+                )
+                self._tree = (new_tree(max_nodes), workspace)
+            config = SearchConfig(MODE_UCT, exploration, 1.0, 1, False)
             mcts_replies(
-                self._params, self._states, which, self._rngs, simulations, exploration,
-                *self._tree,
-            )  # fmt: skip
+                game.kernels,
+                self._params,
+                self._states,
+                which,
+                self._rngs,
+                simulations,
+                config,
+                self._tree[0],
+                self._tree[1],
+                self._scratch[:0],
+            )
             return
         if self._opponents is None:
-            vk.random_replies(self._params, self._states, which, self._rngs, self._scratch)
+            vk.random_replies(
+                self.game.kernels, self._params, self._states, which, self._rngs, self._scratch
+            )
             return
         for i in np.flatnonzero(which):
             # A view of the board's row: the opponent's move writes through.
@@ -298,7 +317,16 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         obs = np.empty((self.num_envs, game.rows, game.cols, 2), dtype=np.int8)
         masks = np.empty((self.num_envs, game.num_actions), dtype=np.int8)
         flat = obs.reshape(self.num_envs, -1)
-        vk.observe(self._params, self._states, self._learner, self._over, flat, masks)
+        vk.observe(
+            game.kernels,
+            self._params,
+            self._states,
+            self._learner,
+            self._over,
+            flat,
+            masks,
+            self._scratch,
+        )
         self._masks = masks
         return obs
 
@@ -386,7 +414,7 @@ def _reply_plan(
 
         if set(opponent_kwargs or {}) <= NATIVE_MCTS_KWARGS:
             agent = first.agent
-            return (agent.simulations, agent.exploration, agent.max_nodes), None
+            return (agent.simulations or 1000, agent.exploration, agent.max_nodes), None
     others = [make_opponent(opponent, opponent_kwargs, game) for _ in range(num_envs - 1)]
     return None, [first, *others]
 

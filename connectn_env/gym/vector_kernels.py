@@ -1,32 +1,18 @@
 """Compiled phases of one step of :class:`~connectn_env.gym.vector.BoardGameVectorEnv`.
 
-N positions are the rows of one int32 ``states`` array (layout of
-``connectn_env.games.layout``). A step is: reset the boards that must start over (and
-note those where the opponent opens), play the learner's actions, play the opponent's
-replies, score, observe. Each phase works on the boards flagged in a bool array, so the
-env can run a Python opponent between two phases. Compiled lazily (``cache=True``).
+N positions are the rows of one ``states`` array (the game's representation); every phase
+reaches the rules only through the game's kernels (:mod:`connectn_env.games.contract`). A step
+is: reset the boards that must start over (and note those where the opponent opens), play the
+learner's actions, play the opponent's replies, score, observe. Each phase works on the boards
+flagged in a bool array, so the env can run a Python opponent between two phases. Compiled
+lazily (``cache=True``).
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from connectn_env.games.kernels import (
-    apply_unchecked,
-    check_action,
-    fill_legal_mask,
-    legal_action_list,
-    random_below,
-)
-from connectn_env.games.layout import (
-    HEADER,
-    P_COLS,
-    P_NUM_ACTIONS,
-    P_ROWS,
-    S_OUTCOME,
-    Outcome,
-    Status,
-)
+from connectn_env.games.contract import Outcome, Status, random_below
 
 _OK = int(Status.OK)
 _ONGOING = int(Outcome.ONGOING)
@@ -36,9 +22,9 @@ SIDE_RANDOM = 2  # side_mode value: draw the learner's side per episode (0 first
 
 
 @njit(cache=True)
-def learner_reward(state, learner):
+def learner_reward(kernels, params, state, learner):
     """+1 if the learner has won, -1 if it has lost, 0 otherwise (draw or ongoing)."""
-    outcome = state[S_OUTCOME]
+    outcome = kernels.outcome(params, state)
     if outcome in (_ONGOING, _DRAW):
         return 0.0
     return 1.0 if outcome == learner + 1 else -1.0
@@ -46,8 +32,9 @@ def learner_reward(state, learner):
 
 @njit(cache=True)
 def reset_boards(initial, states, learner, rngs, side_mode, which, opponent_opens):
-    """Empty the boards flagged in ``which``; pick each learner's side (``side_mode`` 0, 1,
-    or SIDE_RANDOM drawn from the board's generator); flag where the opponent opens."""
+    """Set the boards flagged in ``which`` to ``initial``; pick each learner's side
+    (``side_mode`` 0, 1, or SIDE_RANDOM drawn from the board's generator); flag where the
+    opponent opens."""
     for i in range(states.shape[0]):
         if which[i]:
             states[i, :] = initial
@@ -59,16 +46,18 @@ def reset_boards(initial, states, learner, rngs, side_mode, which, opponent_open
 
 
 @njit(cache=True)
-def first_illegal(params, states, actions, which):
+def first_illegal(kernels, params, states, actions, which):
     """Index of the first flagged board whose action is illegal, or -1."""
     for i in range(states.shape[0]):
-        if which[i] and check_action(params, states[i], actions[i]) != _OK:
+        if which[i] and kernels.check(params, states[i], actions[i]) != _OK:
             return i
     return -1
 
 
 @njit(cache=True)
-def learner_moves(params, states, actions, learner, which, rewards, terminated, illegal, reply):
+def learner_moves(
+    kernels, params, states, actions, learner, which, rewards, terminated, illegal, reply
+):
     """Play the learner's action on the flagged boards.
 
     An illegal action scores -1 and ends the episode (``illegal``); a move that ends the
@@ -78,70 +67,64 @@ def learner_moves(params, states, actions, learner, which, rewards, terminated, 
         if not which[i]:
             continue
         state = states[i]
-        if check_action(params, state, actions[i]) != _OK:
+        if kernels.check(params, state, actions[i]) != _OK:
             rewards[i] = -1.0
             terminated[i] = True
             illegal[i] = True
             continue
-        apply_unchecked(params, state, actions[i])
-        if state[S_OUTCOME] == _ONGOING:
+        kernels.apply(params, state, actions[i])
+        if kernels.outcome(params, state) == _ONGOING:
             reply[i] = True
         else:
-            rewards[i] = learner_reward(state, learner[i])
+            rewards[i] = learner_reward(kernels, params, state, learner[i])
             terminated[i] = True
 
 
 @njit(cache=True)
-def random_legal_action(params, state, rng, scratch):
+def random_legal_action(kernels, params, state, rng, scratch):
     """A uniformly random legal action of a non-terminal ``state``.
 
     A few draws over the whole action space, each kept if legal, then (if all were illegal)
     a draw from the list of legal actions: both stages are uniform over the legal actions,
     and the first usually succeeds without scanning the board.
     """
-    num_actions = params[P_NUM_ACTIONS]
+    num_actions = scratch.shape[0]
     for _ in range(_REJECTION_DRAWS):
         action = random_below(rng, num_actions)
-        if check_action(params, state, action) == _OK:
+        if kernels.check(params, state, action) == _OK:
             return action
-    count = legal_action_list(params, state, scratch)
+    count = kernels.legal_actions(params, state, scratch)
     return scratch[random_below(rng, count)]
 
 
 @njit(cache=True)
-def random_replies(params, states, which, rngs, scratch):
+def random_replies(kernels, params, states, which, rngs, scratch):
     """Play a uniformly random legal move on the flagged boards (``scratch``: int64 work
     array of length num_actions)."""
     for i in range(states.shape[0]):
         if which[i]:
-            action = random_legal_action(params, states[i], rngs[i : i + 1], scratch)
-            apply_unchecked(params, states[i], action)
+            action = random_legal_action(kernels, params, states[i], rngs[i : i + 1], scratch)
+            kernels.apply(params, states[i], action)
 
 
 @njit(cache=True)
-def score_replies(states, learner, which, rewards, terminated):
+def score_replies(kernels, params, states, learner, which, rewards, terminated):
     """Score the flagged boards where the opponent's reply ended the game."""
     for i in range(states.shape[0]):
-        if which[i] and states[i, S_OUTCOME] != _ONGOING:
-            rewards[i] = learner_reward(states[i], learner[i])
+        if which[i] and kernels.outcome(params, states[i]) != _ONGOING:
+            rewards[i] = learner_reward(kernels, params, states[i], learner[i])
             terminated[i] = True
 
 
 @njit(cache=True)
-def observe(params, states, learner, over, obs, masks):
+def observe(kernels, params, states, learner, over, obs, masks, scratch):
     """Write each board's planes [learner's stones, opponent's stones] into ``obs`` (N, cells
     * 2), the flat view of (N, rows, cols, 2), and the learner's legal actions into ``masks``
     (zeros where ``over``)."""
-    cells = params[P_ROWS] * params[P_COLS]
     for i in range(states.shape[0]):
-        own = learner[i] + 1
-        board = states[i, HEADER : HEADER + cells]
-        planes = obs[i]
-        for cell in range(cells):
-            value = board[cell]
-            planes[2 * cell] = value == own
-            planes[2 * cell + 1] = value != 0 and value != own
-        if over[i]:
-            masks[i, :] = 0
-        else:
-            fill_legal_mask(params, states[i], masks[i])
+        kernels.observe(params, states[i], learner[i], obs[i])
+        masks[i, :] = 0
+        if not over[i]:
+            count = kernels.legal_actions(params, states[i], scratch)
+            for j in range(count):
+                masks[i, scratch[j]] = 1

@@ -26,7 +26,7 @@ def run_play(args: argparse.Namespace) -> int:
     """``connectn play``: build the game and the opponent from ``args`` and play.
 
     ``args`` has ``game_config`` (a ``GameConfig``; if missing, it is built from ``game``
-    and the game options ``rows cols n gravity size rule swap``), ``opponent`` (an
+    and the game's options), ``opponent`` (an
     ``AgentSpec`` or a spec string; ``human``: two people share the board),
     ``human_first``, ``seed``, ``ui`` (``"window"``, ``"terminal"`` or ``"auto"``) and
     ``record`` (a directory or None). Returns the exit status.
@@ -34,7 +34,7 @@ def run_play(args: argparse.Namespace) -> int:
     Raises:
         ValueError: a bad game option, agent spec or ``ui``.
     """
-    from connectn_env.cli import game_config_from_args
+    from connectn_env.gameoptions import game_config_from_args
     from connectn_env.specs import AgentSpec, parse_agent_spec
 
     spec = args.opponent

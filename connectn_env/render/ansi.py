@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from connectn_env.games import GameState, column_label
-from connectn_env.games.layout import KIND_HEX
 
 STONE_CHARS = {0: ".", 1: "X", 2: "O"}
 
@@ -34,7 +33,7 @@ def render_ansi(state: GameState) -> str:
     # A mark is followed by at least one space, so brackets around it never cover another mark.
     pitch = label_width + 1
     shift = 0
-    if game.kind == KIND_HEX:
+    if game.render_style == "hex":
         pitch += pitch % 2  # an even pitch: half a cell is a whole number of characters
         shift = pitch // 2
     row_width = 0 if game.gravity else len(str(game.rows))

@@ -13,7 +13,6 @@ import numbers
 from collections.abc import Sequence
 
 from connectn_env.games import BoardGame, column_label
-from connectn_env.games.layout import KIND_HEX
 
 RACK = "rack"  # Connect-N with gravity: a Connect Four rack with round holes
 GRID = "grid"  # Connect-N without gravity: X and O marks in a grid
@@ -33,12 +32,10 @@ _ROW_STEP = math.sqrt(3) / 2  # vertical distance of Hex rows, in hexagon widths
 
 
 def board_style(game: BoardGame) -> str:
-    """How ``game`` is drawn: ``RACK``, ``GRID``, ``GO`` or ``HEX``."""
-    if game.kind == KIND_HEX:
-        return HEX
-    if game.gravity:
-        return RACK
-    return GO if game.name == "gomoku" else GRID
+    """How ``game`` is drawn: its ``render_style`` (``RACK``, ``GRID``, ``GO`` or ``HEX``)."""
+    if game.render_style not in STYLES:
+        raise ValueError(f"no drawing style {game.render_style!r}; styles: {', '.join(STYLES)}")
+    return game.render_style
 
 
 def star_points(rows: int, cols: int) -> list[tuple[int, int]]:

@@ -1,0 +1,239 @@
+"""The search loop, compiled once for every game of the suite (numba specialises it per game).
+
+A simulation walks the tree from the root, playing the tree's moves on a copy of the root
+position through the game's kernels, until it reaches a leaf: a proven node, a finished game,
+or a node to evaluate; the leaf's value is backed up (with the MCTS-Solver's proofs and RAVE's
+AMAF statistics). What values a leaf is injected, as in mctx or OpenSpiel's ``Evaluator``:
+
+- a compiled evaluator (:func:`rollout_value`, or any function with its signature made with
+  :func:`~connectn_env.games.contract.compiled_kernel`) runs inside :func:`run_simulations`;
+- an external one (a network in Python) is served by stopping at the leaf:
+  ``run_simulations(..., external=True)`` returns with the leaf's position in the workspace,
+  the caller evaluates it (many searches' leaves at once, if it likes) and hands the priors and
+  value to :func:`resolve_leaf`.
+
+The selection formula (UCT, RAVE, PUCT), the expansion rule and the evaluator are options of
+this one loop; the Python loop of :mod:`agents.generic` walks the same tree with the same
+functions of :mod:`agents.tree` on third-party environments. The walk is one flat loop on
+purpose: split into functions it ran up to a quarter slower.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from agents.tree import (
+    I_ACTION,
+    I_COUNT,
+    I_SOLVED,
+    I_VISITS,
+    MODE_RAVE,
+    UNSOLVED,
+    backup,
+    best_root_child,
+    expand,
+    mark_terminal,
+    rave_update,
+    select_child,
+    shuffle_together,
+    solved_r0,
+    tree_reset,
+)
+from connectn_env.games.contract import Outcome, compiled_kernel
+
+_ONGOING = int(Outcome.ONGOING)
+_PLAYER_0_WINS = int(Outcome.PLAYER_0_WINS)
+_PLAYER_1_WINS = int(Outcome.PLAYER_1_WINS)
+
+
+class SearchConfig(
+    namedtuple("SearchConfig", "mode exploration rave_k expand_visits evaluate_expanded")
+):
+    """Options of the compiled loop.
+
+    Attributes:
+        mode: Selection formula, ``agents.tree.MODE_UCT``, ``MODE_RAVE`` or ``MODE_PUCT``.
+        exploration: The formula's exploration constant (UCT's ``c``, PUCT's ``c_puct``).
+        rave_k: RAVE's equivalence parameter ``k``.
+        expand_visits: A leaf (not the root) is expanded once it has this many visits (1:
+            expand on the second visit, as OpenSpiel's UCT does; 0: at once, as AlphaZero).
+        evaluate_expanded: True: a newly expanded node is itself evaluated (AlphaZero);
+            False: the search goes one step further and evaluates the new child (UCT).
+    """
+
+    __slots__ = ()
+
+
+@njit(cache=True)
+def outcome_r0(outcome):
+    """The result for player 0 of a finished game's Outcome code."""
+    if outcome == _PLAYER_0_WINS:
+        return 1.0
+    if outcome == _PLAYER_1_WINS:
+        return -1.0
+    return 0.0
+
+
+@compiled_kernel
+def rollout_value(kernels, params, state, rng, workspace, moves, players, count, tree, data):
+    """Evaluator: one uniformly random play-out; its moves are appended to the trace.
+
+    Every compiled evaluator has this signature: ``state`` is the leaf's position (it may be
+    consumed), ``moves``/``players`` the simulation's trace so far (``count`` entries; append
+    the play-out's), ``tree`` the ``(ints, floats, meta)`` buffers and ``data`` the evaluator's
+    own arrays. Returns ``(result for player 0 in [-1, 1], new count)``.
+    """
+    count = kernels.playout(params, state, rng, workspace, moves, players, count)
+    return outcome_r0(kernels.outcome(params, state)), count
+
+
+@njit(cache=True)
+def new_workspace(kernels, params, root, num_actions, max_moves):
+    """The work arrays of one search: a state copy, legal actions and priors, the path from the
+    root, the simulation's trace (moves and movers), RAVE's stamps, the game's play-out
+    workspace, and where an external evaluation stopped (leaf node and depth)."""
+    work = np.empty_like(root)
+    actions = np.empty(num_actions, dtype=np.int64)
+    priors = np.empty(num_actions, dtype=np.float64)
+    path = np.empty(max_moves + 2, dtype=np.int64)
+    moves = np.empty(max_moves + 1, dtype=np.int64)
+    players = np.empty(max_moves + 1, dtype=np.int64)
+    stamp = np.zeros((2, num_actions), dtype=np.int64)
+    leaf = np.zeros(2, dtype=np.int64)
+    game_workspace = kernels.new_workspace(params)
+    return work, actions, priors, path, moves, players, stamp, game_workspace, leaf
+
+
+@njit(cache=True)
+def _expand_uniform(kernels, params, tree, workspace, node, rng):
+    """Expand ``node`` with one child per legal action, uniform priors, random order."""
+    ints, floats, meta = tree
+    work, actions, priors = workspace[0], workspace[1], workspace[2]
+    count = kernels.legal_actions(params, work, actions)
+    for i in range(count):
+        priors[i] = 1.0 / count
+    shuffle_together(actions, priors, count, rng)
+    return expand(ints, floats, meta, node, kernels.player(params, work), actions, priors, count)
+
+
+@njit(cache=True)
+def run_simulations(
+    kernels, evaluator, params, root, tree, config, rng, workspace, data, simulations, external
+):
+    """Run up to ``simulations`` simulations; returns how many were finished.
+
+    Each walks from the root to a leaf, playing the tree's moves on a copy of ``root``
+    through the game's kernels, and backs up the leaf's value: proven (MCTS-Solver), the
+    game's result, or ``evaluator``'s. Returns early once the root is proven, or, with
+    ``external``, at the first leaf that needs the caller's evaluation: then the leaf's
+    position is in the workspace's state copy and ``(leaf, depth, trace length)`` in its
+    ``leaf`` array; the caller evaluates it and calls :func:`resolve_leaf` (this is how a
+    network in Python, or many searches' leaves in one batch, are served).
+    """
+    ints, floats, meta = tree
+    work, path, moves, players, stamp = (
+        workspace[0],
+        workspace[3],
+        workspace[4],
+        workspace[5],
+        workspace[6],
+    )
+    game_workspace, leaf_info = workspace[7], workspace[8]
+    for sim in range(simulations):
+        if ints[I_SOLVED, 0] != UNSOLVED:
+            return sim
+        work[:] = root
+        node = 0
+        depth = 0
+        path[0] = 0
+        evaluate = False
+        while ints[I_SOLVED, node] == UNSOLVED and kernels.outcome(params, work) == _ONGOING:
+            if ints[I_COUNT, node] == 0:
+                if node != 0 and ints[I_VISITS, node] < config.expand_visits:
+                    evaluate = True
+                    break
+                if external:
+                    leaf_info[0] = node
+                    leaf_info[1] = depth
+                    return sim
+                if not _expand_uniform(kernels, params, tree, workspace, node, rng):
+                    evaluate = True  # the tree is full
+                    break
+                if config.evaluate_expanded:
+                    evaluate = True
+                    break
+            node = select_child(ints, floats, node, config.mode, config.exploration, config.rave_k)
+            action = ints[I_ACTION, node]
+            moves[depth] = action
+            players[depth] = kernels.player(params, work)
+            kernels.apply(params, work, action)
+            depth += 1
+            path[depth] = node
+        count = depth
+        if ints[I_SOLVED, node] != UNSOLVED:
+            r0 = solved_r0(ints, node)
+        elif not evaluate:
+            r0 = outcome_r0(kernels.outcome(params, work))
+            mark_terminal(ints, node, r0)
+        else:
+            if evaluator is None:
+                count = kernels.playout(params, work, rng, game_workspace, moves, players, count)
+                r0 = outcome_r0(kernels.outcome(params, work))
+            else:
+                r0, count = evaluator(
+                    kernels, params, work, rng, game_workspace, moves, players, count, tree, data
+                )
+        backup(ints, floats, node, r0)
+        if config.mode == MODE_RAVE:
+            rave_update(ints, floats, meta, stamp, path, depth, moves, players, 0, count, r0)
+    return simulations
+
+
+@njit(cache=True)
+def resolve_leaf(kernels, params, tree, config, workspace, priors, r0, rng):
+    """Finish the simulation that :func:`run_simulations` stopped at (``external``): expand the
+    leaf with ``priors`` (over the whole action space; renormalised over the legal actions,
+    uniform if they sum to 0) and back up ``r0``, the leaf's value for player 0."""
+    ints, floats, meta = tree
+    work, actions, child_priors, path, moves, players, stamp, _, leaf_info = workspace
+    leaf, depth = leaf_info[0], leaf_info[1]
+    legal = kernels.legal_actions(params, work, actions)
+    total = 0.0
+    for i in range(legal):
+        child_priors[i] = priors[actions[i]]
+        total += child_priors[i]
+    for i in range(legal):
+        child_priors[i] = child_priors[i] / total if total > 0 else 1.0 / legal
+    shuffle_together(actions, child_priors, legal, rng)
+    expand(ints, floats, meta, leaf, kernels.player(params, work), actions, child_priors, legal)
+    backup(ints, floats, leaf, r0)
+    if config.mode == MODE_RAVE:
+        rave_update(ints, floats, meta, stamp, path, depth, moves, players, 0, depth, r0)
+
+
+@njit(cache=True)
+def search_action(
+    kernels, evaluator, params, state, tree, config, rng, workspace, data, simulations
+):
+    """A fresh search from ``state`` (for compiled callers such as the vector env's in-loop
+    opponent): reset the tree, run the simulations, return the action to play."""
+    ints, floats, meta = tree
+    tree_reset(ints, floats, meta, kernels.player(params, state))
+    run_simulations(
+        kernels, evaluator, params, state, tree, config, rng, workspace, data, simulations, False
+    )
+    return ints[I_ACTION, best_root_child(ints, floats)]
+
+
+__all__ = [
+    "SearchConfig",
+    "new_workspace",
+    "outcome_r0",
+    "resolve_leaf",
+    "rollout_value",
+    "run_simulations",
+    "search_action",
+]

@@ -1,0 +1,144 @@
+"""Connect-N: Connect Four, tic-tac-toe and every m,n,k-game, with or without gravity."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from connectn_env.games.connect_n import bitboard
+from connectn_env.games.contract import Status
+from connectn_env.games.game import MAX_SIDE, BoardGame, Symmetry
+from connectn_env.games.lib import placement
+from connectn_env.games.lib.lines import winning_line_cells
+from connectn_env.games.parameters import Parameter
+from connectn_env.games.registry import Preset
+from connectn_env.games.representation import Representation
+from connectn_env.games.state import GameState
+
+
+class ConnectNGame(BoardGame):
+    """Connect-N on a ``rows`` x ``cols`` board: ``n`` in a row (any direction) wins.
+
+    With ``gravity`` an action is a column and the stone drops to the lowest empty row
+    (Connect Four); without, an action is any empty cell ``r * cols + c`` (tic-tac-toe,
+    m,n,k-games). A full board without a line is a draw. Gravity boards of at most 64 bits
+    (``(rows + 1) * cols <= 64``) are kept as bitboards, the others as padded arrays.
+
+    Args:
+        rows: Board height, 1 to 32.
+        cols: Board width, 1 to 32.
+        n: Stones in a row needed to win, 1 to max(rows, cols). Larger values are
+            rejected because no game could ever be won.
+        gravity: Whether stones drop down their column.
+    """
+
+    name = "connect_n"
+    gym_name = "ConnectN"
+    summary = "n in a row on a rows x cols board, with or without gravity"
+    action_help = "gravity: column ``0 .. cols-1``; otherwise cell ``r * cols + c``"
+    PARAMETERS = (
+        Parameter("rows", int, 6, "board height", low=1, high=MAX_SIDE, test_high=8),
+        Parameter("cols", int, 7, "board width", low=1, high=MAX_SIDE, test_high=9),
+        Parameter("n", int, 4, "stones in a row to win, 1 to max(rows, cols)", test_high=6),
+        Parameter("gravity", bool, True, "stones drop down the chosen column"),
+    )
+
+    def _resolve(self, values: dict[str, Any]) -> dict[str, Any]:
+        longest = max(values["rows"], values["cols"])
+        if not 1 <= values["n"] <= longest:
+            raise ValueError(f"n must be between 1 and {longest}, got {values['n']}")
+        return values
+
+    def _build(self, parameters: dict[str, Any]) -> tuple[Representation, int, int, int]:
+        rows, cols, n = parameters["rows"], parameters["cols"], parameters["n"]
+        self.gravity = parameters["gravity"]
+        self.n = n
+        if self.gravity and bitboard.fits(rows, cols):
+            params = bitboard.make_params(rows, cols, n)
+            representation = Representation(
+                bitboard.KERNELS,
+                params,
+                bitboard.initial_state(params),
+                int(params[bitboard.P_HIST]),
+                bitboard.board_array,
+            )
+        else:
+            params = placement.make_params(rows, cols, n, exact=False, gravity=self.gravity)
+            representation = Representation(
+                placement.KERNELS,
+                params,
+                placement.initial_state(params),
+                int(params[placement.P_HIST]),
+                placement.board_view,
+            )
+        return representation, rows, cols, rows * cols
+
+    @property
+    def render_style(self) -> str:
+        """A Connect Four rack with gravity, an X/O grid without."""
+        return "rack" if self.gravity else "grid"
+
+    def num_actions_of(self, parameters: dict[str, Any]) -> int:
+        return self.cols if self.gravity else self.rows * self.cols
+
+    def illegal_reason(self, state: GameState, action: int, status: Status) -> str:
+        if status == Status.COLUMN_FULL:
+            return f"action {action} is illegal: column {action} is full"
+        return super().illegal_reason(state, action, status)
+
+    def last_move_cell(self, state: GameState) -> tuple[int, int] | None:
+        last = state.last_action
+        if last is None or not self.gravity:
+            return super().last_move_cell(state)
+        column = state.board[:, last]
+        return (int((column != 0).argmax()), last)
+
+    def winning_cells(self, state: GameState) -> list[tuple[int, int]]:
+        return winning_line_cells(state.board, *state.last_move_cell(), self.n, exact=False)
+
+    def symmetries(self) -> tuple[Symmetry, ...]:
+        """Gravity boards: the identity and the left-right mirror; otherwise the rectangle's."""
+        if not self.gravity:
+            return super().symmetries()
+        rows, cols = self.rows, self.cols
+        r, c = np.divmod(np.arange(rows * cols), cols)
+        columns = np.arange(cols)
+        return (
+            Symmetry("identity", r * cols + c, columns),
+            Symmetry("mirror left-right", r * cols + cols - 1 - c, cols - 1 - columns),
+        )
+
+    def openspiel_reference(self) -> tuple[str, dict[str, Any]] | None:
+        if self.gravity:
+            return "connect_four", {"rows": self.rows, "columns": self.cols, "x_in_row": self.n}
+        return "mnk", {"m": self.cols, "n": self.rows, "k": self.n}
+
+
+def connect_four() -> ConnectNGame:
+    """Connect Four: 6 x 7, four in a row, with gravity."""
+    return ConnectNGame(rows=6, cols=7, n=4, gravity=True)
+
+
+def tictactoe() -> ConnectNGame:
+    """Tic-tac-toe: 3 x 3, three in a row, no gravity."""
+    return ConnectNGame(rows=3, cols=3, n=3, gravity=False)
+
+
+GAME = ConnectNGame
+PRESETS = (
+    Preset(
+        "connect_four",
+        {"rows": 6, "cols": 7, "n": 4, "gravity": True},
+        "ConnectFour",
+        "Connect Four: 6 x 7, four in a row, with gravity",
+    ),
+    Preset(
+        "tictactoe",
+        {"rows": 3, "cols": 3, "n": 3, "gravity": False},
+        "TicTacToe",
+        "tic-tac-toe: 3 x 3, three in a row",
+    ),
+)
+
+__all__ = ["GAME", "PRESETS", "ConnectNGame", "connect_four", "tictactoe"]

@@ -1,0 +1,130 @@
+"""The plugin contract: what every game gives compiled code, and the codes it speaks in.
+
+A game plugin (see ``connectn_env.games.game.BoardGame``) owns its rules as compiled
+(numba) functions over its own flat state array and a constant ``params`` vector. It hands
+them to compiled clients (the search, the vector env, self-play) as one :class:`GameKernels`
+tuple; clients call ``kernels.apply(params, state, action)`` and never read the state array
+themselves. Each field is a function decorated with :func:`compiled_kernel`:
+
+``player(params, state) -> int``
+    The player to move, 0 or 1 (meaningless once the game is over).
+``outcome(params, state) -> int``
+    An :class:`Outcome` code; ``ONGOING`` until the game ends.
+``legal_actions(params, state, out) -> int``
+    Write the legal actions (increasing) into the int64 array ``out`` (length
+    ``num_actions``); return how many. Zero once the game is over.
+``check(params, state, action) -> int``
+    ``Status.OK`` if ``action`` (any int) is legal now, else the reason it is not.
+``apply(params, state, action)``
+    Play a legal ``action`` for the player to move and update the outcome. A game may pass
+    the turn in any order (the search reads the mover from ``player`` at every node) and may
+    end before the board is full.
+``new_workspace(params) -> workspace``
+    Work arrays of ``playout`` (any numba value: an array or a tuple of arrays).
+``playout(params, state, rng, workspace, moves, players, count) -> int``
+    Finish the game with uniformly random legal moves. Move ``i`` of the play-out is written to
+    ``moves[count + i]`` (int64) and its mover to ``players[count + i]``; returns ``count``
+    plus the number of moves. Afterwards only ``outcome(params, state)`` is meaningful: a
+    game may play out on a faster private representation. ``rng`` is an xorshift state
+    (uint64 array of one); use :func:`random_below`.
+``observe(params, state, player, out)``
+    Write the int8 planes ``[player's stones, opponent's stones]`` of shape
+    ``(rows, cols, 2)``, flattened, into ``out``.
+
+Compiled clients take the kernels as an argument and are specialised per game by numba.
+:func:`compiled_kernel` gives every kernel a stable identity so that those specialisations
+are cached on disk like any ``@njit(cache=True)`` function.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from enum import IntEnum
+from typing import Any
+
+from numba import njit
+from numba.core.typing.typeof import _typeof_tuple
+from numba.extending import typeof_impl
+
+from connectn_env.games.lib.rng import random_below, xorshift_next
+
+__all__ = [
+    "NO_ACTION",
+    "TERMINAL_PLAYER",
+    "GameKernels",
+    "Outcome",
+    "Status",
+    "compiled_kernel",
+    "random_below",
+    "xorshift_next",
+]
+
+# Value of ``current_player()`` once the game is over (same as pyspiel.PlayerId.TERMINAL).
+TERMINAL_PLAYER = -4
+NO_ACTION = -1
+
+
+class Outcome(IntEnum):
+    """Result of a game, as the ``outcome`` kernel reports it."""
+
+    ONGOING = 0
+    PLAYER_0_WINS = 1
+    PLAYER_1_WINS = 2
+    DRAW = 3
+
+
+class Status(IntEnum):
+    """Answer of the ``check`` kernel: OK, or why an action is illegal now."""
+
+    OK = 0
+    GAME_OVER = 1
+    OUT_OF_RANGE = 2
+    OCCUPIED = 3
+    COLUMN_FULL = 4
+    SWAP_NOT_ALLOWED = 5
+    PASS_NOT_ALLOWED = 6
+    NO_FLIP = 7
+
+
+_KERNEL_FIELDS = (
+    "player",
+    "outcome",
+    "legal_actions",
+    "check",
+    "apply",
+    "new_workspace",
+    "playout",
+    "observe",
+)
+
+
+class GameKernels(namedtuple("GameKernels", _KERNEL_FIELDS)):
+    """The compiled functions of one game representation (see the module docstring)."""
+
+    __slots__ = ()
+
+
+_NUMBA_TYPES: dict[int, tuple[GameKernels, Any]] = {}
+
+
+@typeof_impl.register(GameKernels)
+def _typeof_game_kernels(value: GameKernels, context: Any) -> Any:
+    """numba's type of a kernels tuple, computed once per tuple (typing eight dispatchers on
+    every call would cost about 40 microseconds)."""
+    entry = _NUMBA_TYPES.get(id(value))
+    if entry is None or entry[0] is not value:
+        entry = _NUMBA_TYPES[id(value)] = (value, _typeof_tuple(value, context))
+    return entry[1]
+
+
+def compiled_kernel(function: Any) -> Any:
+    """``@njit(cache=True)`` with a stable identity.
+
+    numba keys the on-disk cache of a function that receives other compiled functions as
+    arguments by those functions' identities, which are random per process unless set. A
+    kernel's identity is its module and qualified name, so compiled clients specialised on a
+    game load from the cache in every new process instead of compiling again.
+    """
+    dispatcher = njit(cache=True)(function)
+    dispatcher._set_uuid(f"connectn-kernel:{function.__module__}.{function.__qualname__}")
+    return dispatcher

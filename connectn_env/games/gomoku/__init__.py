@@ -1,0 +1,86 @@
+"""Gomoku: five in a row on a go-style board, freestyle or standard (exactly five)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from connectn_env.games.game import MAX_SIDE, BoardGame
+from connectn_env.games.lib import placement
+from connectn_env.games.lib.lines import winning_line_cells
+from connectn_env.games.parameters import Parameter
+from connectn_env.games.representation import Representation
+from connectn_env.games.state import GameState
+
+RULES = ("freestyle", "standard")
+FIVE = 5
+
+
+class GomokuGame(BoardGame):
+    """Gomoku: five in a row on a ``size`` x ``size`` (or ``rows`` x ``cols``) board.
+
+    Args:
+        size: Side of a square board (default 15); ignored where rows/cols are given.
+        rows: Board height, 1 to 32 (default ``size``).
+        cols: Board width, 1 to 32 (default ``size``); max(rows, cols) must be at least 5.
+        rule: ``"freestyle"`` (five or more in a row wins) or ``"standard"`` (exactly five
+            wins; an overline of six or more does not, as in Gomocup's standard rule).
+    """
+
+    name = "gomoku"
+    gym_name = "Gomoku"
+    summary = "five in a row on a go board (freestyle or exactly five)"
+    render_style = "go"
+    PARAMETERS = (
+        Parameter("size", int, 15, "side of a square board", low=5, high=MAX_SIDE, test_high=11),
+        Parameter(
+            "rows", int, None, "board height (default: size)", low=1, high=MAX_SIDE, test_high=11
+        ),
+        Parameter(
+            "cols", int, None, "board width (default: size)", low=1, high=MAX_SIDE, test_high=11
+        ),
+        Parameter(
+            "rule",
+            str,
+            "freestyle",
+            "freestyle: five or more wins; standard: exactly five",
+            choices=RULES,
+        ),
+    )
+
+    def _resolve(self, values: dict[str, Any]) -> dict[str, Any]:
+        rows = values["size"] if values["rows"] is None else values["rows"]
+        cols = values["size"] if values["cols"] is None else values["cols"]
+        if max(rows, cols) < FIVE:
+            raise ValueError(f"a Gomoku board needs a side of at least 5, got {rows} x {cols}")
+        return {"rows": rows, "cols": cols, "rule": values["rule"]}
+
+    def _build(self, parameters: dict[str, Any]) -> tuple[Representation, int, int, int]:
+        rows, cols = parameters["rows"], parameters["cols"]
+        self.rule = parameters["rule"]
+        params = placement.make_params(
+            rows, cols, FIVE, exact=self.rule == "standard", gravity=False
+        )
+        representation = Representation(
+            placement.KERNELS,
+            params,
+            placement.initial_state(params),
+            int(params[placement.P_HIST]),
+            placement.board_view,
+        )
+        return representation, rows, cols, rows * cols
+
+    def winning_cells(self, state: GameState) -> list[tuple[int, int]]:
+        return winning_line_cells(
+            state.board, *state.last_move_cell(), FIVE, exact=self.rule == "standard"
+        )
+
+    def openspiel_reference(self) -> tuple[str, dict[str, Any]] | None:
+        if self.rule == "freestyle" and self.rows == self.cols:
+            return "gomoku", {"size": self.rows}
+        return None
+
+
+GAME = GomokuGame
+PRESETS = ()
+
+__all__ = ["GAME", "PRESETS", "RULES", "GomokuGame"]

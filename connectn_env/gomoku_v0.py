@@ -1,7 +1,0 @@
-"""gomoku_v0: see :mod:`connectn_env.envs.gomoku_v0` (this module is its public name)."""
-
-from connectn_env.envs import gomoku_v0 as _impl
-from connectn_env.envs.gomoku_v0 import env, raw_env
-
-__doc__ = _impl.__doc__
-__all__ = ["env", "raw_env"]
