@@ -4,10 +4,12 @@ OpenSpiel's C++ implementation of the same game where it has one."""
 
 from __future__ import annotations
 
+import os
 import pickle
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -292,3 +294,15 @@ def test_importing_the_package_does_not_import_openspiel_and_exit_is_clean():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "[40]\n"
+
+
+def test_adapter_benchmark_runs_and_prints_its_table():
+    script = Path(__file__).parents[1] / "benchmarks" / "openspiel_adapter.py"
+    env = {**os.environ, "PYTHONPATH": str(script.parents[1])}
+    run = subprocess.run(
+        [sys.executable, str(script), "--quick"], capture_output=True, text=True, env=env
+    )
+    assert run.returncode == 0, run.stderr
+    rows = [line for line in run.stdout.splitlines() if line.startswith("| ") and "x |" in line]
+    assert len(rows) == 6  # three games, two measures
+    assert all(float(row.split("|")[-2].strip().rstrip("x")) > 0 for row in rows)
