@@ -45,9 +45,7 @@ class RLlibMaskedObservation(BaseWrapper):
             self._spaces[agent] = gym.spaces.Dict(
                 {
                     "observations": gym.spaces.Box(0.0, 1.0, (size,), np.float32),
-                    "action_mask": gym.spaces.Box(
-                        0.0, 1.0, inner["action_mask"].shape, np.float32
-                    ),
+                    "action_mask": gym.spaces.Box(0.0, 1.0, inner["action_mask"].shape, np.float32),
                 }
             )
 
