@@ -229,6 +229,17 @@ def test_agent_that_answers_an_illegal_action_is_reported():
     assert refuse(gtp, "genmove w") == "the agent failed: the agent chose the illegal action 0"
 
 
+def test_agent_that_raises_is_reported_not_fatal():
+    class Crashing:
+        def act(self, env):
+            raise RuntimeError("out of ideas")
+
+    gtp = GtpEngine(Crashing(), size=3)
+    message = refuse(gtp, "genmove b")
+    assert message == "the agent failed: the agent raised RuntimeError: out of ideas"
+    assert ask(gtp, "name") == "connectn"
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(

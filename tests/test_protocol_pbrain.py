@@ -242,6 +242,28 @@ def test_a_search_agent_stops_at_the_budget():
     assert "simulations in" in note
 
 
+def test_agent_failures_are_errors_not_crashes():
+    class Crashing:
+        def act(self, env):
+            raise RuntimeError("out of ideas")
+
+    class Cheating:
+        def act(self, env):
+            return 0  # a1, whatever the position
+
+    engine = brain(Crashing())
+    say(engine, "START 15")
+    assert say(engine, "BEGIN") == [
+        "ERROR the agent failed: the agent raised RuntimeError: out of ideas"
+    ]
+    engine = brain(Cheating())
+    say(engine, "START 15")
+    assert say(engine, "TURN 0,0") == [
+        "ERROR the agent failed: the agent chose the illegal action 0"
+    ]
+    assert engine.match.history() == [0]
+
+
 def test_two_brains_play_a_whole_game():
     black, white = brain(RandomAgent(seed=1)), brain(RandomAgent(seed=2))
     say(black, "START 7")

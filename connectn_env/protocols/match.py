@@ -110,11 +110,15 @@ class ProtocolMatch:
         """The agent's action here (see :func:`choose_action`), checked, not played.
 
         Raises:
-            ValueError: the game is over, or the agent answered an illegal action.
+            ValueError: the game is over, or the agent failed: it raised (any exception: an
+                agent may be user code) or answered an illegal action.
         """
         if self.state.is_terminal():
             raise ValueError("the game is over")
-        action, note = choose_action(agent, self.env, budget)
+        try:
+            action, note = choose_action(agent, self.env, budget)
+        except Exception as error:
+            raise ValueError(f"the agent raised {type(error).__name__}: {error}") from error
         mask = self.state.legal_action_mask()
         if not (0 <= action < len(mask) and mask[action]):
             raise ValueError(f"the agent chose the illegal action {action}")

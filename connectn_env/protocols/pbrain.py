@@ -24,10 +24,10 @@ from typing import Any, TextIO
 
 from connectn_env.games import IllegalActionError
 from connectn_env.games.games import MAX_SIDE
-from connectn_env.protocols.match import ProtocolMatch, choose_action
+from connectn_env.protocols.match import ProtocolMatch
 from connectn_env.records import GameConfig
 
-__all__ = ["MOVES_TO_PLAN", "PbrainEngine", "run_pbrain", "turn_budget"]
+__all__ = ["MOVES_TO_PLAN", "PbrainEngine", "PbrainError", "run_pbrain", "turn_budget"]
 
 BRAIN_NAME = "connectn"
 MOVES_TO_PLAN = 15  # a move may use time_left / MOVES_TO_PLAN of the match clock
@@ -245,8 +245,15 @@ class PbrainEngine:
         return ["OK"]
 
     def _warm_up(self) -> None:
-        """Compile (or load from numba's cache) the agent's search now, not in a timed turn."""
-        choose_action(self.agent, self.match.env, budget=0.0)
+        """Compile (or load from numba's cache) a search agent's search now, not in a timed
+        turn (other agents are not asked anything before the game)."""
+        from agents import MCTSAgent, PUCTAgent
+
+        if isinstance(self.agent, MCTSAgent | PUCTAgent):
+            try:
+                self.match.think(self.agent, budget=0.0)
+            except ValueError as error:
+                raise PbrainError(f"the agent failed: {error}") from None
 
     def _config(self) -> GameConfig:
         rule = "standard" if self.rule & RULE_EXACT_FIVE else "freestyle"
@@ -324,7 +331,10 @@ class PbrainEngine:
         if match.state.is_terminal():
             raise PbrainError("the game is over")
         budget = turn_budget(self.timeout_turn, self.time_left, self.timeout_match)
-        action, note = match.think(self.agent, budget)
+        try:
+            action, note = match.think(self.agent, budget)
+        except ValueError as error:
+            raise PbrainError(f"the agent failed: {error}") from None
         match.play(action)
         y, x = divmod(action, self.cols)
         lines = [f"DEBUG {note}"] if note else []
