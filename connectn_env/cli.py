@@ -10,6 +10,8 @@ Subcommands::
     connectn replay FILE [--ui window|terminal|auto]
     connectn bench [--full]
     connectn demo GAME [game options] [--seed N]
+    connectn gtp hex [--size N] [--swap] [--opponent SPEC] [--seed N]
+    connectn pbrain [--opponent SPEC] [--seed N]
 
 GAME is a name of the game registry (``connectn play --help`` lists them); its options are
 the game's parameters (``connectn play hex --help``).
@@ -35,6 +37,8 @@ What ``connectn_env.play.run_play(args)`` receives (an ``argparse.Namespace``):
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -45,9 +49,17 @@ from connectn_env.envs.base import BoardGameEnv
 from connectn_env.gameoptions import add_game_parsers, game_config_from_args
 from connectn_env.specs import AgentSpec, parse_agent_spec
 
-__all__ = ["DEFAULT_OPPONENT", "game_config_from_args", "main", "make_raw_env"]
+__all__ = ["DEFAULT_OPPONENT", "game_config_from_args", "main", "make_raw_env", "pbrain_main"]
 
 DEFAULT_OPPONENT = "mcts:time=1.0"
+DEFAULT_PBRAIN_OPPONENT = "mcts:time=30"
+DESCRIPTION = "Play against the AI, run tournaments, replay games, benchmark."
+SPEC_HELP = (
+    "Agent specs: random[:seed=S], mcts[:simulations=800,c=1.4,time=0.5,rave=true,...], "
+    "puct[:simulations=400,...], module:callable[:key=value,...] (a factory returning an "
+    "object with act(env)); values are true/false, integers, decimals or strings"
+)
+HELP_WIDTH = 100
 UIS = ("window", "terminal", "auto")
 
 
@@ -81,47 +93,68 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    """Help text no wider than the terminal and never wider than HELP_WIDTH columns."""
+    width = min(HELP_WIDTH, shutil.get_terminal_size().columns)
+    return argparse.HelpFormatter(prog, width=width, max_help_position=min(30, width // 3))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
+    from connectn_env import __version__
+
     parser = argparse.ArgumentParser(
-        prog="connectn", description=__doc__.splitlines()[0], allow_abbrev=False
+        prog="connectn", description=DESCRIPTION, formatter_class=_formatter, allow_abbrev=False
     )
+    parser.add_argument("--version", action="version", version=f"connectn {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    play = commands.add_parser(
-        "play", help="play against the AI (window or terminal)", allow_abbrev=False
-    )
+    def add_command(name: str, **kwargs) -> argparse.ArgumentParser:
+        return commands.add_parser(name, formatter_class=_formatter, allow_abbrev=False, **kwargs)
+
+    play = add_command("play", help="play against the AI (window or terminal)")
 
     def play_options(sub: argparse.ArgumentParser) -> None:
+        sub.epilog = SPEC_HELP
         sub.add_argument(
             "--opponent",
             type=_spec(allow_human=True),
             default=parse_agent_spec(DEFAULT_OPPONENT),
             metavar="SPEC",
-            help=f"the AI (agent spec, default {DEFAULT_OPPONENT})",
+            help=f"the AI, an agent spec (default {DEFAULT_OPPONENT}); human: two people play",
         )
         order = sub.add_mutually_exclusive_group()
-        order.add_argument("--human-first", dest="human_first", action="store_true", default=True)
-        order.add_argument("--ai-first", dest="human_first", action="store_false")
+        order.add_argument(
+            "--human-first",
+            dest="human_first",
+            action="store_true",
+            default=True,
+            help="you move first: black in Gomoku, top-bottom in Hex (default)",
+        )
+        order.add_argument(
+            "--ai-first", dest="human_first", action="store_false", help="the AI moves first"
+        )
         sub.add_argument("--seed", type=int, default=None, help="seed of the AI")
         sub.add_argument("--ui", choices=UIS, default="auto", help="window, terminal or auto")
         sub.add_argument("--record", type=Path, metavar="DIR", help="save finished games here")
 
-    add_game_parsers(play, play_options)
+    add_game_parsers(play, play_options, _formatter)
 
-    arena = commands.add_parser(
+    arena = add_command(
         "arena",
-        allow_abbrev=False,
         help="round-robin tournament between agents",
         description="Round robin: every pair of agents plays --games games, colours alternating.",
     )
 
     def arena_options(sub: argparse.ArgumentParser) -> None:
-        sub.epilog = (
-            "Agent specs: random, mcts[:simulations=800,c=1.4,time=0.5,rave=true,...], "
-            "puct[:simulations=400,...], module:callable[:key=value,...]."
+        sub.epilog = SPEC_HELP
+        sub.add_argument(
+            "agents",
+            nargs="+",
+            type=_spec(allow_human=False),
+            metavar="SPEC",
+            help="two or more agents (agent specs, listed below)",
         )
-        sub.add_argument("agents", nargs="+", type=_spec(allow_human=False), metavar="SPEC")
         sub.add_argument("--games", type=_positive_int, default=10, help="games per pairing (10)")
         sub.add_argument(
             "--workers", type=_positive_int, default=None, help="processes (all cores)"
@@ -139,26 +172,66 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--record", type=Path, metavar="DIR", help="save every game here")
         sub.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
-    add_game_parsers(arena, arena_options)
+    add_game_parsers(arena, arena_options, _formatter)
 
-    replay = commands.add_parser(
-        "replay", help="step through a saved game (.json or .sgf)", allow_abbrev=False
-    )
+    replay = add_command("replay", help="step through a saved game (.json or .sgf)")
     replay.add_argument("file", type=Path, help="a game record")
     replay.add_argument("--ui", choices=UIS, default="auto", help="window, terminal or auto")
 
-    bench = commands.add_parser(
-        "bench", help="environment and MCTS speed against references", allow_abbrev=False
-    )
+    bench = add_command("bench", help="environment and MCTS speed against references")
     bench.add_argument("--full", action="store_true", help="more runs and simulations")
 
-    demo = commands.add_parser("demo", help="a random-vs-random game as text", allow_abbrev=False)
-    add_game_parsers(demo, lambda sub: sub.add_argument("--seed", type=int, default=0))
+    demo = add_command("demo", help="a random-vs-random game as text")
+    add_game_parsers(
+        demo,
+        lambda sub: sub.add_argument(
+            "--seed", type=int, default=0, help="seed of both random players (0)"
+        ),
+        _formatter,
+    )
+
+    gtp = add_command(
+        "gtp",
+        help="a Hex engine for HexGui (Go Text Protocol on stdin/stdout)",
+        description="Speak GTP on standard input and output, with MoHex's Hex commands, so "
+        "that HexGui (Program > New Program..., command connectn gtp hex) can play the agent.",
+        epilog=SPEC_HELP,
+    )
+    gtp.add_argument("game", choices=("hex",), help="the game (hex)")
+    gtp.add_argument(
+        "--size", type=_positive_int, default=11, help="board side until boardsize (11)"
+    )
+    gtp.add_argument("--swap", action="store_true", help="swap (pie) rule: swap-pieces is legal")
+    _add_agent_options(gtp, DEFAULT_OPPONENT)
+
+    pbrain = add_command(
+        "pbrain",
+        help="a Gomoku brain for the Gomocup manager / Piskvork (stdin/stdout)",
+        description="Speak the Gomocup (Piskvork) protocol on standard input and output: "
+        "START, BEGIN, TURN, BOARD, INFO, END, ABOUT, RESTART, RECTSTART, TAKEBACK. The "
+        "agent thinks within INFO timeout_turn and its share of INFO time_left.",
+        epilog=SPEC_HELP,
+    )
+    _add_agent_options(pbrain, DEFAULT_PBRAIN_OPPONENT)
     return parser
+
+
+def _add_agent_options(parser: argparse.ArgumentParser, default: str) -> None:
+    """--opponent and --seed of the protocol engines."""
+    parser.add_argument(
+        "--opponent",
+        type=_spec(allow_human=False),
+        default=parse_agent_spec(default),
+        metavar="SPEC",
+        help=f"the engine's agent, an agent spec (default {default})",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed of the agent")
 
 
 def demo(args: argparse.Namespace) -> int:
     """Play one random-vs-random game and print every position."""
+    from connectn_env.play.notation import move_name
+
     env = make_raw_env(args, render_mode="ansi")
     rng = np.random.default_rng(args.seed)
     env.reset(seed=args.seed)
@@ -170,9 +243,25 @@ def demo(args: argparse.Namespace) -> int:
             continue
         action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
         env.step(action)
-        print(f"\n{agent} plays {action}\n{env.render()}")
+        print(f"\n{agent} plays {move_name(env.game, action)}\n{env.render()}")
     env.close()
     return 0
+
+
+def run_protocol(args: argparse.Namespace) -> int:
+    """``connectn gtp`` and ``connectn pbrain``: answer a controller on stdin/stdout."""
+    from connectn_env import __version__
+
+    agent = args.opponent.build(args.seed)
+    sys.stdin.reconfigure(errors="replace")  # a stray byte is a bad command, not a crash
+    if args.command == "gtp":
+        from connectn_env.protocols.gtp import run_gtp
+
+        version = f"{__version__} ({args.opponent})"
+        return run_gtp(agent, size=args.size, swap=args.swap, version=version)
+    from connectn_env.protocols.pbrain import run_pbrain
+
+    return run_pbrain(agent, version=__version__, agent_name=str(args.opponent))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -180,6 +269,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        return _run(parser, args)
+    except BrokenPipeError:
+        # The reader went away (connectn demo ... | head): stop quietly, and point stdout at
+        # /dev/null so that the interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def pbrain_main() -> int:
+    """Entry point of ``pbrain-connectn`` (Gomocup wants brains named pbrain-*)."""
+    return main(["pbrain", *sys.argv[1:]])
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    try:
+        if args.command in ("gtp", "pbrain"):
+            return run_protocol(args)
         if args.command == "replay":
             from connectn_env.play import run_replay
             from connectn_env.records import load_record

@@ -7,6 +7,7 @@ integer actions, Python-bool terminations and fresh observation objects on every
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from functools import partial
 from types import ModuleType
@@ -79,10 +80,25 @@ def constructors() -> list:
 CONSTRUCTORS = constructors()
 
 
-@pytest.mark.filterwarnings("ignore::UserWarning")  # api_test's advice on Dict observations
+# What api_test says of every env of the suite, and why it cannot be avoided (README,
+# "PettingZoo's api_test warnings"): the first two are skipped only for the Dict-observation
+# envs that api_test lists by name (connect_four_v3, tictactoe_v3, chess_v6, ...); the third
+# is the empty board at reset, which PettingZoo's connect_four_v3 also reports.
+API_TEST_WARNINGS = {
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be gymnasium.spaces.box or "
+    "gymnasium.spaces.discrete",
+    "Observation numpy array is all zeros.",
+}
+
+
 @pytest.mark.parametrize("make", CONSTRUCTORS)
 def test_pettingzoo_api_test(make: Callable) -> None:
-    api_test(make(), num_cycles=NUM_CYCLES)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(make(), num_cycles=NUM_CYCLES)
+    advice = {str(w.message) for w in caught if issubclass(w.category, UserWarning)}
+    assert advice == API_TEST_WARNINGS
 
 
 @pytest.mark.parametrize("make", CONSTRUCTORS)

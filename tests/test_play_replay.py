@@ -29,7 +29,7 @@ def record_of(game, params, moves, players=("alice", "mcts")):
 def test_terminal_replay_steps_through_the_game():
     record = record_of("tictactoe", {}, (0, 3, 1, 4, 2))
     out = io.StringIO()
-    lines = "n\n\np\nl\nn\n3\nf\np\nbogus\n9\nq\n"
+    lines = "n\n\np\nl\nn\n3\nf\np\nbogus\n9\n99\nq\n"
     assert replay_terminal(record, stdin=io.StringIO(lines), stdout=out) == 0
     text = out.getvalue()
     assert "Start: 5 moves, X (alice) moves first" in text
@@ -39,7 +39,9 @@ def test_terminal_replay_steps_through_the_game():
     assert "Result: player_0 (alice) wins" in text
     assert "That was the last move" in text and "This is the start" in text
     assert "'bogus' is not a replay command (moves are 0 to 5)" in text
-    assert "'9' is not a replay command" in text
+    assert "No such move: 9 (moves are 0 to 5)." in text
+    assert "No such move: 99 (moves are 0 to 5)." in text
+    assert "not a replay command" not in text.replace("'bogus' is not a replay command", "")
     assert "[X]" in text  # the boards are printed with the last move marked
 
 

@@ -96,6 +96,8 @@ def replay_terminal(
             index = last
         elif entry.isdigit() and int(entry) <= last:
             index = int(entry)
+        elif entry.isdigit():
+            say(f"No such move: {int(entry)} (moves are 0 to {last}).")
         else:
             say(
                 f"{line.strip()!r} is not a replay command (moves are 0 to {last}). {TERMINAL_HELP}"

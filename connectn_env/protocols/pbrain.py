@@ -1,0 +1,372 @@
+"""``connectn pbrain``: a Gomoku brain speaking the Gomocup (Piskvork) protocol, so that the
+suite's agents can play in the Gomocup manager, Piskvork or liskvork.
+
+Commands: ``START``, ``RECTSTART``, ``RESTART``, ``BEGIN``, ``TURN``, ``BOARD`` ... ``DONE``,
+``INFO``, ``TAKEBACK``, ``ABOUT``, ``END``; ``SWAP2BOARD`` ... ``DONE`` is answered with
+``ERROR`` (no swap2 openings), ``PLAY`` (only meaningful after ``SUGGEST``, which this brain
+never sends) and anything else with ``UNKNOWN``. Coordinates are ``X,Y``: column then row,
+from 0, the origin at the top left.
+
+Time: the agent's thinking per move is capped at ``INFO timeout_turn`` and at a share of
+``INFO time_left`` (``time_left / MOVES_TO_PLAN``), minus a safety margin; ``timeout_turn
+0`` means as fast as possible (one batch of simulations). A search agent
+(``MCTSAgent``, ``PUCTAgent``) stops at that budget or at its own limit, whichever comes
+first; other agents are asked ``act(env)`` as is. ``INFO rule``: 0 freestyle, 1 exactly
+five; renju (4) and caro (8) are refused with ``ERROR`` at the next command, as the
+protocol asks. The compiled search is warmed up at ``START`` (initialisation is not part of
+the time for a turn).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+from connectn_env.games import MAX_SIDE, IllegalActionError
+from connectn_env.protocols.match import ProtocolMatch
+from connectn_env.records import GameConfig
+
+__all__ = ["MOVES_TO_PLAN", "PbrainEngine", "PbrainError", "run_pbrain", "turn_budget"]
+
+BRAIN_NAME = "connectn"
+MOVES_TO_PLAN = 15  # a move may use time_left / MOVES_TO_PLAN of the match clock
+SAFETY_FRACTION = 0.1  # of each budget, left for the reply to travel
+SAFETY_SECONDS = 0.05
+UNLIMITED_MS = 2147483647  # time_left when the match has no time limit
+RULE_EXACT_FIVE = 1
+RULE_CONTINUOUS = 2
+RULE_RENJU = 4
+RULE_CARO = 8
+_MIN_SIDE = 5
+
+
+class PbrainError(Exception):
+    """A known command the brain cannot carry out; answered with ``ERROR message``."""
+
+
+def turn_budget(
+    timeout_turn_ms: int | None, time_left_ms: int | None, timeout_match_ms: int | None = None
+) -> float | None:
+    """Seconds the agent may think for the next move, or None without any limit.
+
+    ``timeout_turn`` caps each move (0: as fast as possible); ``time_left`` (or, before the
+    first ``time_left``, ``timeout_match``; 0 or 2147483647: unlimited) gives each move
+    ``1 / MOVES_TO_PLAN`` of what remains. A safety margin (10 % and 50 ms) is kept back.
+    """
+    limits = []
+    if timeout_turn_ms is not None:
+        limits.append(max(timeout_turn_ms, 0) / 1000)
+    match_ms = time_left_ms if time_left_ms is not None else timeout_match_ms or None
+    if match_ms is not None and match_ms < UNLIMITED_MS:
+        limits.append(max(match_ms, 0) / 1000 / MOVES_TO_PLAN)
+    if not limits:
+        return None
+    budget = min(limits)
+    return max(0.0, budget * (1 - SAFETY_FRACTION) - SAFETY_SECONDS)
+
+
+class PbrainEngine:
+    """The brain's state between commands: board, rule, clocks, and a BOARD block being read.
+
+    Args:
+        agent: The brain's player: anything with ``act(env)``.
+        version: What ``ABOUT`` reports as the version.
+        agent_name: What ``ABOUT`` reports as the agent (its spec).
+    """
+
+    def __init__(self, agent: Any, *, version: str = "", agent_name: str = "") -> None:
+        self.agent = agent
+        self.version = version
+        self.agent_name = agent_name
+        self.finished = False
+        self.match: ProtocolMatch | None = None
+        self.rows = self.cols = 0
+        self.rule = 0
+        self.timeout_turn: int | None = None
+        self.timeout_match: int | None = None
+        self.time_left: int | None = None
+        self._pending_error: str | None = None  # an INFO problem, told at the next command
+        self._block: tuple[str, list[str]] | None = None  # BOARD / SWAP2BOARD lines so far
+        self._commands = {
+            "ABOUT": self._about,
+            "BEGIN": self._begin,
+            "BOARD": self._board,
+            "END": self._end,
+            "INFO": self._info,
+            "PLAY": self._play,
+            "RECTSTART": self._rectstart,
+            "RESTART": self._restart,
+            "START": self._start,
+            "SWAP2BOARD": self._swap2board,
+            "TAKEBACK": self._takeback,
+            "TURN": self._turn,
+        }
+
+    # --- the protocol ------------------------------------------------------------------
+
+    def handle(self, line: str) -> list[str]:
+        """The lines to answer to one input line (none for INFO, END and inside BOARD)."""
+        text = line.strip()
+        if not text:
+            return []
+        if self._block is not None:
+            return self._block_line(text)
+        word, _, argument = text.partition(" ")
+        command = word.upper()
+        handler = self._commands.get(command)
+        if handler is None:
+            known = ", ".join(sorted(self._commands))
+            return [f"UNKNOWN command {word[:20]!r}; this brain knows {known}"]
+        try:
+            return handler(argument.strip())
+        except PbrainError as error:
+            return [f"ERROR {' '.join(str(error).split())}"]
+
+    def run(self, stdin: TextIO, stdout: TextIO) -> int:
+        """Answer commands from ``stdin`` until ``END`` or end of input; returns 0."""
+        for line in stdin:
+            for reply in self.handle(line):
+                stdout.write(reply + "\n")
+            stdout.flush()
+            if self.finished:
+                break
+        return 0
+
+    # --- commands ----------------------------------------------------------------------
+
+    def _start(self, argument: str) -> list[str]:
+        size = _integer(argument, "START takes the board size, for example START 20")
+        return self._new_board(size, size)
+
+    def _rectstart(self, argument: str) -> list[str]:
+        width, height = _pair(argument, "RECTSTART takes width,height, for example RECTSTART 30,20")
+        return self._new_board(height, width)
+
+    def _restart(self, argument: str) -> list[str]:
+        self._require_board()
+        self.match = ProtocolMatch(self._config())
+        return ["OK"]
+
+    def _begin(self, argument: str) -> list[str]:
+        self._raise_pending()
+        if self._require_board().history():
+            raise PbrainError("BEGIN needs an empty board (send RESTART first)")
+        self._apply_rule()
+        return self._reply()
+
+    def _turn(self, argument: str) -> list[str]:
+        self._require_board()
+        self._raise_pending()
+        self._apply_rule()
+        match = self._require_board()
+        action = self._action(argument, "TURN")
+        try:
+            match.play(action)
+        except ValueError as error:
+            raise PbrainError(f"TURN {argument}: {_reason(error)}") from None
+        return self._reply()
+
+    def _board(self, argument: str) -> list[str]:
+        self._require_board()
+        self._block = ("BOARD", [])
+        return []
+
+    def _swap2board(self, argument: str) -> list[str]:
+        self._block = ("SWAP2BOARD", [])
+        return []
+
+    def _block_line(self, text: str) -> list[str]:
+        command, lines = self._block
+        if text.upper() == "END":
+            self._block = None
+            return self._end("")
+        if text.upper() != "DONE":
+            lines.append(text)
+            return []
+        self._block = None
+        try:
+            self._raise_pending()
+            if command == "SWAP2BOARD":
+                raise PbrainError("swap2 openings are not supported")
+            self._set_position(lines)
+            return self._reply()
+        except PbrainError as error:
+            return [f"ERROR {' '.join(str(error).split())}"]
+
+    def _info(self, argument: str) -> list[str]:
+        key, _, value = argument.partition(" ")
+        key, value = key.lower(), value.strip()
+        if key in ("timeout_turn", "timeout_match", "time_left", "rule"):
+            try:
+                number = int(value)
+            except ValueError:
+                self._pending_error = f"INFO {key} needs an integer, got {value[:20]!r}"
+                return []
+            if key == "rule":
+                self.rule = number
+            else:
+                setattr(self, key, number)
+        return []  # other keys (max_memory, game_type, folder, evaluate, ...) are not needed
+
+    def _takeback(self, argument: str) -> list[str]:
+        match = self._require_board()
+        action = self._action(argument, "TAKEBACK")
+        history = match.history()
+        if not history or history[-1] != action:
+            raise PbrainError(f"TAKEBACK {argument}: that is not the last move")
+        match.undo()
+        return ["OK"]
+
+    def _play(self, argument: str) -> list[str]:
+        return ["UNKNOWN PLAY answers SUGGEST, which this brain never sends"]
+
+    def _about(self, argument: str) -> list[str]:
+        fields = {"name": BRAIN_NAME, "version": self.version, "author": "connectn-env"}
+        if self.agent_name:
+            fields["agent"] = self.agent_name
+        return [", ".join(f'{key}="{value}"' for key, value in fields.items())]
+
+    def _end(self, argument: str) -> list[str]:
+        self.finished = True
+        return []
+
+    # --- helpers -----------------------------------------------------------------------
+
+    def _new_board(self, rows: int, cols: int) -> list[str]:
+        if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE) or max(rows, cols) < _MIN_SIDE:
+            raise PbrainError(
+                f"unsupported board {cols} x {rows}: sides up to {MAX_SIDE}, "
+                f"the longer one at least {_MIN_SIDE}"
+            )
+        self.rows, self.cols = rows, cols
+        self.match = ProtocolMatch(self._config())
+        self._warm_up()
+        return ["OK"]
+
+    def _warm_up(self) -> None:
+        """Compile (or load from numba's cache) a search agent's search now, not in a timed
+        turn (other agents are not asked anything before the game)."""
+        from agents import MCTSAgent, PUCTAgent
+
+        if isinstance(self.agent, MCTSAgent | PUCTAgent):
+            try:
+                self.match.think(self.agent, budget=0.0)
+            except ValueError as error:
+                raise PbrainError(f"the agent failed: {error}") from None
+
+    def _config(self) -> GameConfig:
+        rule = "standard" if self.rule & RULE_EXACT_FIVE else "freestyle"
+        return GameConfig("gomoku", {"rows": self.rows, "cols": self.cols, "rule": rule})
+
+    def _apply_rule(self) -> None:
+        """Rebuild the game if INFO rule changed it since the board was made (same moves)."""
+        match = self._require_board()
+        config = self._config()
+        if config != match.config:
+            moves = match.history()
+            self.match = ProtocolMatch(config)
+            try:
+                self.match.replay(moves)
+            except ValueError as error:
+                self.match = match
+                raise PbrainError(f"the position does not fit the new rule: {error}") from None
+
+    def _raise_pending(self) -> None:
+        """Tell an INFO problem now (the protocol asks to wait for BEGIN, TURN or BOARD)."""
+        error, self._pending_error = self._pending_error, None
+        if error is None and self.rule & (RULE_RENJU | RULE_CARO):
+            error = f"rule {self.rule} is not supported: only freestyle (0) and exactly five (1)"
+        if error is not None:
+            raise PbrainError(error)
+
+    def _require_board(self) -> ProtocolMatch:
+        if self.match is None:
+            raise PbrainError("no board yet: send START first")
+        return self.match
+
+    def _action(self, argument: str, command: str) -> int:
+        x, y = _pair(argument, f"{command} takes X,Y, for example {command} 10,10")
+        if not (0 <= x < self.cols and 0 <= y < self.rows):
+            raise PbrainError(f"{command} {x},{y} is off the {self.cols} x {self.rows} board")
+        return y * self.cols + x
+
+    def _set_position(self, lines: list[str]) -> None:
+        """BOARD: the stones in the order given, each colour's in turn (the side with more
+        stones, or the opponent when equal, having moved first)."""
+        own: list[int] = []
+        theirs: list[int] = []
+        for line in lines:
+            parts = [part.strip() for part in line.split(",")]
+            if len(parts) != 3 or not all(part.isdigit() for part in parts):
+                raise PbrainError(f"BOARD line {line[:30]!r} is not X,Y,FIELD")
+            field = int(parts[2])
+            if field not in (1, 2):
+                raise PbrainError(f"BOARD field {field} is not supported (1 own, 2 opponent)")
+            action = self._action(f"{parts[0]},{parts[1]}", "BOARD")
+            (own if field == 1 else theirs).append(action)
+        if len(own) == len(theirs):  # our move with equal counts: we moved first
+            first, second = own, theirs
+        elif len(theirs) == len(own) + 1:
+            first, second = theirs, own
+        else:
+            raise PbrainError(
+                f"BOARD with {len(own)} own and {len(theirs)} opponent stones cannot be "
+                "reached by alternate moves with this brain to move"
+            )
+        moves = [stone for pair in zip(first, second, strict=False) for stone in pair]
+        moves += first[len(second) :]
+        config = self._config()
+        match = ProtocolMatch(config)
+        try:
+            match.replay(moves)
+        except ValueError as error:
+            raise PbrainError(f"BOARD: {_reason(error)}") from None
+        if match.state.is_terminal():
+            raise PbrainError("BOARD: the game is already over")
+        self.match = match
+
+    def _reply(self) -> list[str]:
+        match = self._require_board()
+        if match.state.is_terminal():
+            raise PbrainError("the game is over")
+        budget = turn_budget(self.timeout_turn, self.time_left, self.timeout_match)
+        try:
+            action, note = match.think(self.agent, budget)
+        except ValueError as error:
+            raise PbrainError(f"the agent failed: {error}") from None
+        match.play(action)
+        y, x = divmod(action, self.cols)
+        lines = [f"DEBUG {note}"] if note else []
+        return [*lines, f"{x},{y}"]
+
+
+def _integer(text: str, usage: str) -> int:
+    if not text.isdigit() or not text.isascii():
+        raise PbrainError(usage)
+    return int(text)
+
+
+def _pair(text: str, usage: str) -> tuple[int, int]:
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) != 2:
+        raise PbrainError(usage)
+    return _integer(parts[0], usage), _integer(parts[1], usage)
+
+
+def _reason(error: Exception) -> str:
+    if isinstance(error, IllegalActionError):
+        return "that square is taken"
+    return str(error)
+
+
+def run_pbrain(
+    agent: Any,
+    *,
+    version: str = "",
+    agent_name: str = "",
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> int:
+    """Run a :class:`PbrainEngine` on text streams (default: standard input and output)."""
+    engine = PbrainEngine(agent, version=version, agent_name=agent_name)
+    return engine.run(stdin or sys.stdin, stdout or sys.stdout)

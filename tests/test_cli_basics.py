@@ -1,0 +1,118 @@
+"""The ``connectn`` command's first-hour surface: help texts, --version, demo output, pipes."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from connectn_env import __version__
+from connectn_env.cli import HELP_WIDTH, main
+from connectn_env.games import REGISTRY
+
+ROOT = Path(__file__).parents[1]
+COMMANDS = ["play", "arena", "replay", "bench", "demo", "gtp", "pbrain"]
+GAME_COMMANDS = {"play", "arena", "demo"}  # these take GAME, then its options
+
+
+def help_text(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    with pytest.raises(SystemExit) as exit_info:
+        main([*args, "--help"])
+    assert exit_info.value.code == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("columns", ["200", "100", "80"])
+@pytest.mark.parametrize(
+    "command",
+    [None, *COMMANDS, *(f"{c} {game}" for c in sorted(GAME_COMMANDS) for game in REGISTRY)],
+)
+def test_help_lines_fit_in_100_columns_and_the_terminal(command, columns, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", columns)
+    text = help_text(capsys, *(command.split() if command else []))
+    width = min(HELP_WIDTH, int(columns))
+    too_long = [line for line in text.splitlines() if len(line) > width]
+    assert not too_long
+    assert "``" not in text and ":class:" not in text  # no docstring markup
+
+
+def test_top_level_help_lists_every_command_and_version(capsys):
+    text = help_text(capsys)
+    assert "Play against the AI, run tournaments, replay games, benchmark." in text
+    for command in COMMANDS:
+        assert re.search(rf"^\s+{command}\s+\S", text, re.M), command
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == f"connectn {__version__}\n"
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "words"),
+    [
+        ("play", "--opponent SPEC", "agent spec"),
+        ("play", "--human-first", "you move first"),
+        ("play", "--ai-first", "the AI moves first"),
+        ("arena", "SPEC", "agent specs"),
+        ("demo", "--seed SEED", "seed of both random players"),
+        ("gtp", "--swap", "swap-pieces"),
+        ("pbrain", "--opponent SPEC", "mcts:time=30"),
+    ],
+)
+def test_options_have_help_text(command, option, words, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+    text = help_text(capsys, command, *(["hex"] if command in GAME_COMMANDS else []))
+    line = next(line for line in text.splitlines() if line.strip().startswith(option))
+    following = text[text.index(line) :].split("\n  -", 1)[0]
+    assert words in following, following
+
+
+def test_spec_grammar_is_explained_where_specs_are_taken(capsys):
+    for command in (["play", "gomoku"], ["arena", "hex"], ["gtp"], ["pbrain"]):
+        text = " ".join(help_text(capsys, *command).split())
+        assert "Agent specs: random[:seed=S], mcts[" in text
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_game_help_lists_the_games_parameters_with_defaults(name, capsys):
+    text = " ".join(help_text(capsys, "play", name).split())
+    for parameter in REGISTRY[name].parameters:
+        assert f"--{parameter.name}" in text
+        if parameter.default is not None:
+            assert f"default: {parameter.help_default()}" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "pattern"),
+    [
+        (["tictactoe"], r"[a-c][1-3]"),
+        (["connect_four"], r"[1-7]"),
+        (["gomoku", "--size", "7"], r"[a-g][1-7]"),
+        (["hex", "--size", "3", "--swap"], r"[a-c][1-3]|swap"),
+    ],
+)
+def test_demo_names_moves_in_the_play_notation(args, pattern, capsys):
+    for seed in range(3):
+        assert main(["demo", *args, "--seed", str(seed)]) == 0
+        moves = re.findall(r"^player_[01] plays (\S+)$", capsys.readouterr().out, re.M)
+        assert moves and all(re.fullmatch(pattern, move) for move in moves), moves
+
+
+def test_demo_into_a_closed_pipe_ends_quietly():
+    """``connectn demo ... | head -1``: no BrokenPipeError traceback."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "connectn_env.cli", "demo", "gomoku", "--size", "15"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert demo.stdout.readline()  # read one line, then hang up like head -1
+    demo.stdout.close()
+    assert demo.wait(timeout=120) == 1
+    stderr = demo.stderr.read().decode()
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr
