@@ -19,39 +19,19 @@ from aec_helpers import play_to_end, snapshot
 from pettingzoo.test import api_test, seed_test
 
 import connectn_env
-from connectn_env import connect_n_v0, gomoku_v0, hex_v0
+from connectn_env import ENV_MODULES
+from connectn_env.games import REGISTRY
 
 NUM_CYCLES = 300
 
+# Every registered game family with its defaults and its edge cases (EXAMPLE_PARAMETERS):
+# a new game gets every test here by being registered.
 PARAMETER_GRID: list[tuple[ModuleType, dict]] = [
-    (connect_n_v0, {}),
-    (connect_n_v0, {"rows": 1, "cols": 1, "n": 1, "gravity": True}),
-    (connect_n_v0, {"rows": 1, "cols": 1, "n": 1, "gravity": False}),
-    (connect_n_v0, {"rows": 2, "cols": 2, "n": 2, "gravity": True}),
-    (connect_n_v0, {"rows": 2, "cols": 2, "n": 2, "gravity": False}),
-    (connect_n_v0, {"rows": 1, "cols": 5, "n": 3, "gravity": True}),
-    (connect_n_v0, {"rows": 5, "cols": 1, "n": 3, "gravity": False}),
-    (connect_n_v0, {"rows": 4, "cols": 9, "n": 3, "gravity": False}),
-    (connect_n_v0, {"rows": 3, "cols": 3, "n": 1, "gravity": False}),
-    (connect_n_v0, {"rows": 32, "cols": 32, "n": 4, "gravity": True}),
-    (connect_n_v0, {"rows": 32, "cols": 32, "n": 5, "gravity": False}),
-    (gomoku_v0, {}),
-    (gomoku_v0, {"rule": "standard"}),
-    (gomoku_v0, {"size": 32}),
-    (gomoku_v0, {"rows": 1, "cols": 5}),
-    (gomoku_v0, {"rows": 7, "cols": 12, "rule": "standard"}),
-    (hex_v0, {}),
-    (hex_v0, {"size": 1}),
-    (hex_v0, {"size": 2}),
-    (hex_v0, {"rows": 1, "cols": 5}),
-    (hex_v0, {"rows": 5, "cols": 1}),
-    (hex_v0, {"rows": 3, "cols": 7}),
-    (hex_v0, {"size": 19}),
-    (hex_v0, {"size": 32}),
-    (hex_v0, {"size": 1, "swap": True}),
-    (hex_v0, {"size": 2, "swap": True}),
-    (hex_v0, {"swap": True}),
+    (ENV_MODULES[f"{game_class.name}_v0"], parameters)
+    for game_class in REGISTRY.families()
+    for parameters in ({}, *game_class.EXAMPLE_PARAMETERS)
 ]
+FAMILY_MODULES = [ENV_MODULES[f"{game_class.name}_v0"] for game_class in REGISTRY.families()]
 
 
 def grid_id(case: tuple[ModuleType, dict]) -> str:
@@ -160,23 +140,26 @@ NUMPY_ACTIONS = [
 
 
 @pytest.mark.parametrize("factory", ["env", "raw_env"])
-@pytest.mark.parametrize("module", [connect_n_v0, gomoku_v0, hex_v0], ids=lambda m: m.__name__)
-@pytest.mark.parametrize("action", NUMPY_ACTIONS, ids=lambda a: f"{type(a).__name__}-{a.dtype}")
-def test_step_accepts_numpy_integers(module: ModuleType, factory: str, action) -> None:
+@pytest.mark.parametrize("module", FAMILY_MODULES, ids=lambda m: m.__name__)
+@pytest.mark.parametrize("kind", NUMPY_ACTIONS, ids=lambda a: f"{type(a).__name__}-{a.dtype}")
+def test_step_accepts_numpy_integers(module: ModuleType, factory: str, kind) -> None:
     env, reference = getattr(module, factory)(), getattr(module, factory)()
     env.reset()
     reference.reset()
+    legal = env.unwrapped.game_state.legal_actions()[0]
+    assert legal < 128  # every kind of integer holds it
+    action = np.array(legal, kind.dtype) if isinstance(kind, np.ndarray) else type(kind)(legal)
     env.step(action)
-    reference.step(2)
-    assert env.unwrapped.game_state.history() == [2]
+    reference.step(legal)
+    assert env.unwrapped.game_state.history() == [legal]
     assert snapshot(env) == snapshot(reference)
 
 
-@pytest.mark.parametrize("module", [connect_n_v0, gomoku_v0, hex_v0], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", FAMILY_MODULES, ids=lambda m: m.__name__)
 def test_every_call_returns_new_observation_objects(module: ModuleType) -> None:
     env = module.env()
     env.reset()
-    env.step(0)
+    env.step(env.unwrapped.game_state.legal_actions()[0])
     agent = env.agent_selection
     first = env.observe(agent)
     expected = {key: value.copy() for key, value in first.items()}

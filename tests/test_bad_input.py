@@ -10,9 +10,9 @@ import pytest
 from aec_helpers import snapshot
 from pettingzoo.utils.env_logger import EnvLogger
 
-from connectn_env import IllegalActionError, connect_n_v0, gomoku_v0, hex_v0
+from connectn_env import ENV_MODULES, IllegalActionError, connect_n_v0, gomoku_v0, hex_v0
 
-MODULES = [connect_n_v0, gomoku_v0, hex_v0]
+MODULES = list(ENV_MODULES.values())  # every registered game family
 FACTORIES = ["env", "raw_env"]
 
 
@@ -24,7 +24,7 @@ def started(module: ModuleType, factory: str, **kwargs):
     """A reset env after one move (so both players' data is non-trivial)."""
     env = getattr(module, factory)(**kwargs)
     env.reset()
-    env.step(1)
+    env.step(env.unwrapped.game_state.legal_actions()[-1])
     return env
 
 

@@ -1,125 +1,36 @@
-"""Property tests over random parameters and random games (Hypothesis).
+"""Property tests over every registered game, random parameters and random games (Hypothesis).
 
-The incremental win detection is checked against brute-force references written here
-(a full-board run scan for k-in-a-row, a flood fill for Hex); copies, the legal mask and
-history replay are checked on every position of the generated games.
+Each game plugin's brute-force reference (``<plugin>.reference.new_reference_state``: plain
+Python, full-board scans) replays the same games: the compiled kernels' incremental rules must
+agree with it on every position. Copies, the legal mask and history replay are checked on
+every position of the generated games; winning lines and chains against their definitions.
 """
 
 from __future__ import annotations
 
 import copy
+import importlib
 import pickle
 from collections import deque
-from types import ModuleType
 
 import numpy as np
 from aec_helpers import play_to_end, snapshot
+from games_helpers import random_positions, registered_games
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from connectn_env import (
-    TERMINAL_PLAYER,
-    ConnectNGame,
-    GomokuGame,
-    HexGame,
-    IllegalActionError,
-    Outcome,
-    connect_n_v0,
-    gomoku_v0,
-    hex_v0,
-)
-from connectn_env.games import GOMOKU_RULES, BoardGame, GameState
+from connectn_env import ENV_MODULES, TERMINAL_PLAYER, IllegalActionError
+from connectn_env.games import BoardGame, ConnectNGame, GomokuGame, HexGame
 
-LINE_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 HEX_NEIGHBOURS = ((0, -1), (0, 1), (-1, 0), (1, 0), (-1, 1), (1, -1))
-ENV_MODULES: dict[type[BoardGame], ModuleType] = {
-    ConnectNGame: connect_n_v0,
-    GomokuGame: gomoku_v0,
-    HexGame: hex_v0,
-}
 SETTINGS = settings(max_examples=150, deadline=None)
 SEEDS = st.integers(0, 2**32 - 1)
 
 
-def sides(low: int, high: int) -> st.SearchStrategy[int]:
-    """Integers in [low, high], drawn uniformly (``st.integers`` favours small boards)."""
-    return st.sampled_from(range(low, high + 1))
-
-
-@st.composite
-def games(draw: st.DrawFn, max_side: int = 10) -> BoardGame:
-    """Any game of the suite with random parameters."""
-    kind = draw(st.sampled_from([ConnectNGame, GomokuGame, HexGame]))
-    rows = draw(sides(1, max_side))
-    if kind is GomokuGame:
-        cols = draw(sides(1 if rows >= 5 else 5, max_side))
-        return GomokuGame(rows=rows, cols=cols, rule=draw(st.sampled_from(GOMOKU_RULES)))
-    cols = draw(sides(1, max_side))
-    if kind is HexGame:
-        return HexGame(rows=rows, cols=cols, swap=rows == cols and draw(st.booleans()))
-    n = draw(sides(1, min(max(rows, cols), 6)))
-    return ConnectNGame(rows=rows, cols=cols, n=n, gravity=draw(st.booleans()))
-
-
-def random_positions(game: BoardGame, seed: int) -> list[GameState]:
-    """The positions of one random game (uniform legal moves), first to last."""
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    positions = [state.clone()]
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.integers(len(legal))])
-        positions.append(state.clone())
-    return positions
-
-
-# --- brute-force references ------------------------------------------------------------
-
-
-def reference_board(game: BoardGame, actions: list[int]) -> np.ndarray:
-    """The board after ``actions``, rebuilt without the kernels (0 empty, 1/2 stones)."""
-    board = np.zeros((game.rows, game.cols), dtype=np.int8)
-    for ply, action in enumerate(actions):
-        stone = ply % 2 + 1
-        if game.gravity:
-            row = max(r for r in range(game.rows) if board[r, action] == 0)
-            board[row, action] = stone
-        elif action == game.rows * game.cols:  # Hex swap: the first stone, mirrored
-            row, col = divmod(actions[0], game.cols)
-            board[row, col] = 0
-            board[col, row] = stone
-        else:
-            board[divmod(action, game.cols)] = stone
-    return board
-
-
-def maximal_runs(board: np.ndarray, stone: int) -> list[list[tuple[int, int]]]:
-    """Every maximal straight run of ``stone`` (length >= 1) in the four line directions."""
-    rows, cols = board.shape
-    runs = []
-    for r in range(rows):
-        for c in range(cols):
-            if board[r, c] != stone:
-                continue
-            for dr, dc in LINE_DIRECTIONS:
-                pr, pc = r - dr, c - dc
-                if 0 <= pr < rows and 0 <= pc < cols and board[pr, pc] == stone:
-                    continue  # not the start of its run
-                run = []
-                rr, cc = r, c
-                while 0 <= rr < rows and 0 <= cc < cols and board[rr, cc] == stone:
-                    run.append((rr, cc))
-                    rr, cc = rr + dr, cc + dc
-                runs.append(run)
-    return runs
-
-
-def k_in_a_row_winning_runs(game: BoardGame, board: np.ndarray, stone: int) -> list:
-    n = game.n if isinstance(game, ConnectNGame) else 5
-    exact = isinstance(game, GomokuGame) and game.rule == "standard"
-    return [
-        run for run in maximal_runs(board, stone) if len(run) == n or (len(run) > n and not exact)
-    ]
+def reference_for(game: BoardGame):
+    """The plugin's brute-force reference position of ``game``'s start."""
+    module = importlib.import_module(f"{type(game).__module__}.reference")
+    return module.new_reference_state(game)
 
 
 def hex_distances(board: np.ndarray, stone: int) -> dict[tuple[int, int], int]:
@@ -147,60 +58,64 @@ def hex_shortest_chain(board: np.ndarray, stone: int) -> int | None:
     return min(ends, default=None)
 
 
-def reference_outcome(game: BoardGame, actions: list[int]) -> Outcome:
-    """The outcome after ``actions``, from a full-board scan."""
-    board = reference_board(game, actions)
-    if isinstance(game, HexGame):
-        winners = [p for p in (0, 1) if hex_shortest_chain(board, p + 1) is not None]
-    else:
-        winners = [p for p in (0, 1) if k_in_a_row_winning_runs(game, board, p + 1)]
-    assert len(winners) <= 1, "both players cannot have won"
-    if winners:
-        return Outcome(winners[0] + 1)
-    return Outcome.DRAW if np.all(board != 0) else Outcome.ONGOING
-
-
-def assert_valid_winning_cells(state: GameState) -> None:
-    game, board, winner = state.game, state.board, state.winner
-    cells = state.winning_cells()
-    if winner is None:
-        assert cells == []
-        return
-    stone = winner + 1
-    assert cells == sorted(cells)
-    assert all(board[cell] == stone for cell in cells)
-    if isinstance(game, HexGame):
-        assert len(cells) == hex_shortest_chain(board, stone)
-        dist = hex_distances(board, stone)
-        assert all(cell in dist for cell in cells)  # reachable from the first edge
-        edge = [r for r, _ in cells] if winner == 0 else [c for _, c in cells]
-        assert min(edge) == 0
-        assert max(edge) == (game.rows if winner == 0 else game.cols) - 1
-    else:
-        assert cells in [sorted(run) for run in k_in_a_row_winning_runs(game, board, stone)]
-        assert state.last_move_cell() in cells
-
-
 # --- properties --------------------------------------------------------------------------
 
 
 @SETTINGS
-@given(game=games(), seed=SEEDS)
-def test_incremental_outcome_matches_brute_force(game: BoardGame, seed: int) -> None:
+@given(game=registered_games(), seed=SEEDS)
+def test_kernels_match_the_brute_force_reference(game: BoardGame, seed: int) -> None:
+    reference = reference_for(game)
     for state in random_positions(game, seed):
         history = state.history()
-        assert state.outcome == reference_outcome(game, history)
-        assert np.array_equal(state.board, reference_board(game, history))
+        if history:
+            reference.apply(history[-1])
+        assert state.outcome == reference.outcome()
+        assert np.array_equal(state.board, reference.board)
+        assert state.legal_actions() == reference.legal_actions()
         assert state.move_number == len(history)
-        expected_player = TERMINAL_PLAYER if state.is_terminal() else len(history) % 2
+        expected_player = TERMINAL_PLAYER if state.is_terminal() else reference.current_player()
         assert state.current_player() == expected_player
-    assert_valid_winning_cells(state)
     assert state.is_terminal()
     assert sum(state.returns()) == 0
+    cells = state.winning_cells()
+    assert cells == sorted(cells)
+    assert all(state.board[cell] == state.winner + 1 for cell in cells)
 
 
 @SETTINGS
-@given(game=games(max_side=7), seed=SEEDS)
+@given(game=registered_games([ConnectNGame, GomokuGame]), seed=SEEDS)
+def test_k_in_a_row_winning_cells_are_a_winning_run_through_the_last_stone(
+    game: BoardGame, seed: int
+) -> None:
+    state = random_positions(game, seed)[-1]
+    reference = reference_for(game)
+    for action in state.history():
+        reference.apply(action)
+    cells = state.winning_cells()
+    if state.winner is None:
+        assert cells == []
+        return
+    runs = [sorted(run) for run in reference.winning_runs(state.winner + 1)]
+    assert cells in runs
+    assert state.last_move_cell() in cells
+
+
+@SETTINGS
+@given(game=registered_games([HexGame]), seed=SEEDS)
+def test_hex_winning_cells_are_a_shortest_chain_between_the_sides(game: BoardGame, seed: int):
+    state = random_positions(game, seed)[-1]
+    board, winner, cells = state.board, state.winner, state.winning_cells()
+    stone = winner + 1
+    assert len(cells) == hex_shortest_chain(board, stone)
+    dist = hex_distances(board, stone)
+    assert all(cell in dist for cell in cells)  # reachable from the first edge
+    edge = [r for r, _ in cells] if winner == 0 else [c for _, c in cells]
+    assert min(edge) == 0
+    assert max(edge) == (game.rows if winner == 0 else game.cols) - 1
+
+
+@SETTINGS
+@given(game=registered_games(), seed=SEEDS)
 def test_legal_mask_is_exactly_what_apply_action_accepts(game: BoardGame, seed: int) -> None:
     for state in random_positions(game, seed):
         mask = state.legal_action_mask()
@@ -221,7 +136,7 @@ def test_legal_mask_is_exactly_what_apply_action_accepts(game: BoardGame, seed: 
 
 
 @SETTINGS
-@given(game=games(), seed=SEEDS)
+@given(game=registered_games(), seed=SEEDS)
 def test_history_replays_to_the_same_state(game: BoardGame, seed: int) -> None:
     for state in random_positions(game, seed)[-3:]:
         replay = game.new_initial_state()
@@ -241,7 +156,7 @@ COPIES = {
 
 @SETTINGS
 @given(
-    game=games(),
+    game=registered_games(),
     seed=SEEDS,
     how=st.sampled_from(sorted(COPIES)),
     fraction=st.floats(0, 1),
@@ -269,7 +184,7 @@ def test_state_copies_are_equal_and_independent(
 
 @SETTINGS
 @given(
-    game=games(max_side=6),
+    game=registered_games(),
     wrapped=st.booleans(),
     how=st.sampled_from(["deepcopy", "pickle"]),
     moves=st.integers(0, 12),
@@ -278,7 +193,7 @@ def test_state_copies_are_equal_and_independent(
 def test_env_copies_keep_the_game_and_continue_identically(
     game: BoardGame, wrapped: bool, how: str, moves: int, seed: int
 ) -> None:
-    module = ENV_MODULES[type(game)]
+    module = ENV_MODULES[f"{game.name}_v0"]
     env = module.env(**game.parameters) if wrapped else module.raw_env(**game.parameters)
     env.reset()
     for _ in range(moves):
@@ -296,7 +211,7 @@ def test_env_copies_keep_the_game_and_continue_identically(
 
 
 @SETTINGS
-@given(game=games(), seed=SEEDS)
+@given(game=registered_games(), seed=SEEDS)
 def test_observation_planes_match_the_board(game: BoardGame, seed: int) -> None:
     state = random_positions(game, seed)[-1]
     board = state.board

@@ -9,22 +9,25 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-ray = pytest.importorskip("ray", reason='the rllib extra is not installed: pip install ".[rllib]"')
+pytest.importorskip(
+    "ray.rllib.algorithms.ppo", reason='the rllib extra is not installed: pip install ".[rllib]"'
+)
 
-import gymnasium as gym  # noqa: E402
-import torch  # noqa: E402
-from pettingzoo.utils.wrappers import BaseWrapper  # noqa: E402
-from ray.rllib.algorithms.ppo import PPOConfig  # noqa: E402
-from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec  # noqa: E402
-from ray.rllib.core.rl_module.rl_module import RLModuleSpec  # noqa: E402
-from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv  # noqa: E402
-from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (  # noqa: E402
+import gymnasium as gym
+import ray
+import torch
+from pettingzoo.utils.wrappers import BaseWrapper
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
     ActionMaskingTorchRLModule,
 )
-from ray.tune.registry import register_env  # noqa: E402
+from ray.tune.registry import register_env
 
-from connectn_env import connect_n_v0  # noqa: E402
-from connectn_env.registration import TICTACTOE  # noqa: E402
+from connectn_env import connect_n_v0
+from connectn_env.games import REGISTRY
 
 pytestmark = pytest.mark.slow
 
@@ -62,7 +65,8 @@ class RLlibMaskedObservation(BaseWrapper):
 
 def make_env(_config=None) -> PettingZooEnv:
     # raw_env raises IllegalActionError on an illegal move, so a masking failure fails the run.
-    return PettingZooEnv(RLlibMaskedObservation(connect_n_v0.raw_env(**TICTACTOE)))
+    env = connect_n_v0.raw_env(**REGISTRY["tictactoe"].fixed)
+    return PettingZooEnv(RLlibMaskedObservation(env))
 
 
 @pytest.fixture(scope="module")

@@ -1,30 +1,32 @@
-"""Our rules agree with OpenSpiel's on random games: legal actions, player, returns."""
+"""Our rules agree with OpenSpiel's on random games (legal actions, player, returns), for every
+registered game and parameter set that OpenSpiel also has (``BoardGame.openspiel_reference``)."""
 
 import numpy as np
 import pyspiel
 import pytest
 
-from connectn_env.games import ConnectNGame, GomokuGame, HexGame, connect_four, tictactoe
+from connectn_env.games import REGISTRY
 
+MAX_CELLS = 225  # larger example boards make slow OpenSpiel games and add nothing
 CASES = [
-    (connect_four, "connect_four", {}),
-    (tictactoe, "tic_tac_toe", {}),
-    (
-        lambda: ConnectNGame(rows=5, cols=4, n=3),
-        "connect_four",
-        {"rows": 5, "columns": 4, "x_in_row": 3},
-    ),
-    (lambda: HexGame(size=5), "hex", {"board_size": 5}),
-    (lambda: HexGame(size=4, swap=True), "hex", {"board_size": 4, "swap": True}),
-    (lambda: HexGame(rows=3, cols=5), "hex", {"num_rows": 3, "num_cols": 5}),
-    (lambda: GomokuGame(size=9), "gomoku", {"size": 9}),
+    pytest.param(game, id=repr(game))
+    for game_class in REGISTRY.families()
+    for parameters in ({}, *game_class.EXAMPLE_PARAMETERS)
+    if (game := game_class(**parameters)).openspiel_reference() is not None
+    and game.rows * game.cols <= MAX_CELLS
 ]
 
 
-@pytest.mark.parametrize(("make_game", "name", "params"), CASES)
-def test_random_games_match_openspiel(make_game, name, params):
-    game = make_game()
-    reference = pyspiel.load_game(name, params)
+def test_every_family_has_an_openspiel_case():
+    covered = {param.values[0].name for param in CASES}
+    assert covered == {game_class.name for game_class in REGISTRY.families()}
+
+
+@pytest.mark.parametrize("game", CASES)
+def test_random_games_match_openspiel(game):
+    name, parameters = game.openspiel_reference()
+    reference = pyspiel.load_game(name, parameters)
+    assert reference.num_distinct_actions() == game.num_distinct_actions()
     rng = np.random.default_rng(0)
     for _ in range(60):
         ours = game.new_initial_state()

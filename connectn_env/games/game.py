@@ -1,9 +1,13 @@
 """The base class of every game plugin: parameters, representation, notation, symmetries.
 
-A game plugin is a :class:`BoardGame` subclass in its own folder under ``connectn_env/games``
-(rules as compiled kernels, see :mod:`~connectn_env.games.contract`) plus a line in the
-registry (:mod:`connectn_env.games`). Everything else (PettingZoo and Gymnasium ids, the
-command line's game names and options, records, rendering, tests) reads the class.
+A game plugin is a package under ``connectn_env/games`` that exports ``GAME`` (a
+:class:`BoardGame` subclass: parameters, notation, symmetries, rules as compiled kernels, see
+:mod:`~connectn_env.games.contract`) and ``PRESETS``, and has a ``reference`` module with
+``new_reference_state(game)``: a brute-force plain-Python model of the rules (``current_player``,
+``legal_actions``, ``apply``, ``outcome``, ``board``) that the property tests check the kernels
+against. One line in the registry (:mod:`connectn_env.games`) adds it; everything else
+(PettingZoo and Gymnasium ids, the command line's game names and options, records, rendering,
+the tests) reads the class.
 """
 
 from __future__ import annotations
@@ -67,6 +71,10 @@ class BoardGame:
         summary: One line for tables and ``--help``.
         render_style: The drawing style in ``connectn_env.render.styles``.
         action_help: What an action means, for the generated documentation.
+        PARAMETERS: The parameter schema (defaults, bounds, help).
+        EXAMPLE_PARAMETERS: Parameter sets beyond the defaults that exercise the game's edge
+            cases (smallest boards, odd shapes, rule variants): the test suite runs its
+            compliance and property checks on each.
         params: The constant int64 vector the kernels read.
         kernels: The compiled kernels (a :class:`~connectn_env.games.contract.GameKernels`).
         representation: The state layout.
@@ -82,6 +90,7 @@ class BoardGame:
     render_style: ClassVar[str] = "grid"
     action_help: ClassVar[str] = "cell ``r * cols + c``"
     PARAMETERS: ClassVar[tuple[Parameter, ...]] = ()
+    EXAMPLE_PARAMETERS: ClassVar[tuple[dict[str, Any], ...]] = ()
 
     gravity: bool = False
 

@@ -44,6 +44,21 @@ class ConnectNGame(BoardGame):
         Parameter("gravity", bool, True, "stones drop down the chosen column"),
     )
 
+    EXAMPLE_PARAMETERS = (
+        {"rows": 1, "cols": 1, "n": 1, "gravity": True},
+        {"rows": 1, "cols": 1, "n": 1, "gravity": False},
+        {"rows": 2, "cols": 2, "n": 2, "gravity": True},
+        {"rows": 2, "cols": 2, "n": 2, "gravity": False},
+        {"rows": 1, "cols": 5, "n": 3, "gravity": True},
+        {"rows": 5, "cols": 1, "n": 3, "gravity": False},
+        {"rows": 4, "cols": 9, "n": 3, "gravity": False},
+        {"rows": 3, "cols": 3, "n": 1, "gravity": False},
+        {"rows": 7, "cols": 8, "n": 4, "gravity": True},  # 64 bits: the largest bitboard
+        {"rows": 8, "cols": 8, "n": 4, "gravity": True},  # 72 bits: the array representation
+        {"rows": 32, "cols": 32, "n": 4, "gravity": True},
+        {"rows": 32, "cols": 32, "n": 5, "gravity": False},
+    )
+
     def _resolve(self, values: dict[str, Any]) -> dict[str, Any]:
         longest = max(values["rows"], values["cols"])
         if not 1 <= values["n"] <= longest:

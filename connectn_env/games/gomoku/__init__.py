@@ -47,6 +47,13 @@ class GomokuGame(BoardGame):
         ),
     )
 
+    EXAMPLE_PARAMETERS = (
+        {"rule": "standard"},
+        {"size": 32},
+        {"rows": 1, "cols": 5},
+        {"rows": 7, "cols": 12, "rule": "standard"},
+    )
+
     def _resolve(self, values: dict[str, Any]) -> dict[str, Any]:
         rows = values["size"] if values["rows"] is None else values["rows"]
         cols = values["size"] if values["cols"] is None else values["cols"]

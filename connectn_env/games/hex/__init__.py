@@ -49,6 +49,19 @@ class HexGame(BoardGame):
         Parameter("swap", bool, False, "swap (pie) rule, square boards only"),
     )
 
+    EXAMPLE_PARAMETERS = (
+        {"size": 1},
+        {"size": 2},
+        {"rows": 1, "cols": 5},
+        {"rows": 5, "cols": 1},
+        {"rows": 3, "cols": 7},
+        {"size": 19},
+        {"size": 32},
+        {"size": 1, "swap": True},
+        {"size": 2, "swap": True},
+        {"swap": True},
+    )
+
     def _resolve(self, values: dict[str, Any]) -> dict[str, Any]:
         rows = values["size"] if values["rows"] is None else values["rows"]
         cols = values["size"] if values["cols"] is None else values["cols"]
@@ -115,6 +128,10 @@ class HexGame(BoardGame):
         return "\n".join(" " * r + line for r, line in enumerate(rows))
 
     def openspiel_reference(self) -> tuple[str, dict[str, Any]] | None:
+        """OpenSpiel's ``hex``, except on boards one cell wide: there a stone on the only row
+        (column) touches both of player_0's (player_1's) sides and wins here, not in OpenSpiel."""
+        if min(self.rows, self.cols) == 1:
+            return None
         if self.rows == self.cols:
             return "hex", {"board_size": self.rows, "swap": self.swap}
         return "hex", {"num_rows": self.rows, "num_cols": self.cols}
