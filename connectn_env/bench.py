@@ -23,7 +23,17 @@ from typing import Any, TextIO
 
 import numpy as np
 
-__all__ = ["BenchRow", "env_rows", "format_table", "mcts_rows", "random_play_rate", "run_bench"]
+__all__ = [
+    "BenchRow",
+    "env_rows",
+    "format_table",
+    "mcts_games",
+    "mcts_rows",
+    "openspiel_mcts_rate",
+    "our_mcts_rate",
+    "random_play_rate",
+    "run_bench",
+]
 
 
 @dataclass(frozen=True)
@@ -65,25 +75,39 @@ def random_play_rate(env: Any, steps: int, seed: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
+# PettingZoo's own versions of the suite's games, by registry name.
+PETTINGZOO_REFERENCES = {"connect_four": "connect_four_v3", "tictactoe": "tictactoe_v3"}
+
+
 def _env_cases() -> list[tuple[str, Callable[[], Any], str, Callable[[], Any] | None]]:
-    from connectn_env import connect_n_v0, gomoku_v0, hex_v0
+    """(label, our env factory, reference name, reference factory or None): every registered
+    family with its default parameters, and the presets PettingZoo also has."""
+    from connectn_env.envs.base import BoardGameEnv, wrap_classic
+    from connectn_env.games import REGISTRY
+
+    def ours(game: Any) -> Callable[[], Any]:
+        return lambda: wrap_classic(BoardGameEnv(game, illegal_action="lose"))
 
     def pettingzoo_env(name: str) -> Callable[[], Any]:
         def make() -> Any:
             import pettingzoo
 
-            return pettingzoo.make("aec", f"classic/{name}")
+            return pettingzoo.make("aec", f"classic/{name.replace('_v', '-v')}")
 
         return make
 
-    return [
-        ("connect_four 6x7", connect_n_v0.env, "PettingZoo connect_four_v3",
-         pettingzoo_env("connect_four-v3")),
-        ("tictactoe 3x3", lambda: connect_n_v0.env(rows=3, cols=3, n=3, gravity=False),
-         "PettingZoo tictactoe_v3", pettingzoo_env("tictactoe-v3")),
-        ("gomoku 15x15", lambda: gomoku_v0.env(size=15), "-", None),
-        ("hex 11x11", lambda: hex_v0.env(size=11), "-", None),
-    ]  # fmt: skip
+    games = [game_class() for game_class in REGISTRY.families()]
+    games += [REGISTRY[name].make() for name in PETTINGZOO_REFERENCES if name in REGISTRY]
+    cases = []
+    for game in dict.fromkeys(games):  # Connect-N's default is Connect Four: once
+        name = REGISTRY.entry_of(game).name
+        reference = PETTINGZOO_REFERENCES.get(name)
+        label = f"{name} {game.rows}x{game.cols}"
+        if reference is None:
+            cases.append((label, ours(game), "-", None))
+        else:
+            cases.append((label, ours(game), f"PettingZoo {reference}", pettingzoo_env(reference)))
+    return cases
 
 
 def env_rows(runs: int, steps: int) -> list[BenchRow]:
@@ -113,38 +137,39 @@ def env_rows(runs: int, steps: int) -> list[BenchRow]:
     return rows
 
 
-_MCTS_GAMES = (
-    ("connect_four", "connect_four"),
-    ("gomoku 15x15", "gomoku(size=15)"),
-    ("hex 11x11", "hex(board_size=11)"),
-)
+def mcts_games() -> list[tuple[str, Any]]:
+    """``(label, game)`` for every registered game family with its default parameters (the
+    MCTS table's rows: Connect Four, Gomoku 15x15, Hex 11x11, ...)."""
+    from connectn_env.games import REGISTRY
+
+    games = []
+    for game_class in REGISTRY.families():
+        game = game_class()
+        games.append((f"{REGISTRY.entry_of(game).name} {game.rows}x{game.cols}", game))
+    return games
 
 
-def our_mcts_rate(name: str, simulations: int) -> float:
-    """Simulations/s of one ``MCTSAgent`` search (UCT, c = 1.4) from the empty board of
-    ``name`` (connect_four, gomoku 15x15 or hex 11x11)."""
+def our_mcts_rate(game: Any, simulations: int) -> float:
+    """Simulations/s of one ``MCTSAgent`` search (UCT, c = 1.4) from ``game``'s start."""
     from agents import MCTSAgent
-    from connectn_env import connect_n_v0, gomoku_v0, hex_v0
+    from connectn_env.envs.base import BoardGameEnv
 
-    makers = {
-        "connect_four": connect_n_v0.env,
-        "gomoku 15x15": lambda: gomoku_v0.env(size=15),
-        "hex 11x11": lambda: hex_v0.env(size=11),
-    }
-    env = makers[name]()
+    env = BoardGameEnv(game)
     env.reset()
     agent = MCTSAgent(simulations=simulations, exploration=1.4, reuse_tree=False, seed=0)
     result = agent.search(env)
     return result.simulations / result.elapsed
 
 
-def openspiel_mcts_rate(pyspiel: Any, game_string: str, simulations: int) -> float:
+def openspiel_mcts_rate(pyspiel: Any, game: Any, simulations: int) -> float:
     """Simulations/s of one search of OpenSpiel's C++ ``MCTSBot`` (UCT, c = 1.4, one random
-    roll-out per simulation) from the empty board of ``game_string``."""
-    game = pyspiel.load_game(game_string)
+    roll-out per simulation) from the start of the same game in OpenSpiel
+    (``game.openspiel_reference()``)."""
+    name, parameters = game.openspiel_reference()
+    spiel_game = pyspiel.load_game(name, parameters)
     evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
-    bot = pyspiel.MCTSBot(game, evaluator, 1.4, simulations, 1000, False, 0, False)
-    state = game.new_initial_state()
+    bot = pyspiel.MCTSBot(spiel_game, evaluator, 1.4, simulations, 1000, False, 0, False)
+    state = spiel_game.new_initial_state()
     start = time.perf_counter()
     bot.step(state)
     return simulations / (time.perf_counter() - start)
@@ -157,13 +182,13 @@ def mcts_rows(repeats: int, simulations: int) -> list[BenchRow]:
     except ImportError:
         pyspiel = None
     rows = []
-    for name, game_string in _MCTS_GAMES:
-        our_mcts_rate(name, 64)  # warm-up: load or compile the numba code
+    for name, game in mcts_games():
+        our_mcts_rate(game, 64)  # warm-up: load or compile the numba code
         ours, theirs = [], []
         for _ in range(repeats):
-            ours.append(our_mcts_rate(name, simulations))
+            ours.append(our_mcts_rate(game, simulations))
             if pyspiel is not None:
-                theirs.append(openspiel_mcts_rate(pyspiel, game_string, simulations))
+                theirs.append(openspiel_mcts_rate(pyspiel, game, simulations))
         reference = "OpenSpiel C++ MCTSBot" if pyspiel is not None else "-"
         note = "" if pyspiel is not None else "OpenSpiel skipped: pip install open_spiel"
         median = statistics.median(theirs) if theirs else None
