@@ -5,6 +5,7 @@ imports no pygame and compiles no numba code.
 """
 
 from connectn_env import connect_n_v0, gomoku_v0, hex_v0
+from connectn_env.envs.order import CallOrderError
 from connectn_env.games import (
     TERMINAL_PLAYER,
     BoardGame,
@@ -30,6 +31,7 @@ __all__ = [
     "PETTINGZOO_ENVS",
     "TERMINAL_PLAYER",
     "BoardGame",
+    "CallOrderError",
     "ConnectNGame",
     "GameState",
     "GomokuGame",

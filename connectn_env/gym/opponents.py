@@ -14,6 +14,7 @@ import numpy as np
 
 from connectn_env.envs.base import BoardGameEnv
 from connectn_env.games import BoardGame, GameState, IllegalActionError
+from connectn_env.games.validation import require_action
 
 OPPONENT_NAMES = ("random", "mcts")
 
@@ -146,14 +147,18 @@ class MCTSOpponent(AgentOpponent):
 def play_reply(opponent: Opponent, state: GameState) -> None:
     """Play ``opponent``'s choice in ``state``.
 
+    The action is checked in Python (an integer inside the action space) before it
+    reaches the compiled rules, so an opponent answering ``2**63`` gets a clear error.
+
     Raises:
-        IllegalActionError: the opponent chose an illegal action or a non-integer (its
-            message names the opponent); ``state`` is unchanged.
+        IllegalActionError: the opponent chose an illegal action, one outside the action
+            space or a non-integer (its message names the opponent); ``state`` is unchanged.
     """
     action = opponent.act(state)
     try:
+        action = require_action(action, state.game.num_actions)
         state.apply_action(action)
-    except (TypeError, IllegalActionError) as error:
+    except (TypeError, ValueError) as error:
         raise IllegalActionError(
             f"the opponent {opponent!r} chose an illegal action: {error}"
         ) from error
