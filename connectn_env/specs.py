@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from connectn_env.games.validation import require_int
-from connectn_env.tree_limits import check_max_nodes
+from connectn_env.memory_limits import check_max_nodes
 
 __all__ = ["BUILTIN_KINDS", "MAX_SPEC_LENGTH", "AgentSpec", "parse_agent_spec"]
 

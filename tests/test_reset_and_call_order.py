@@ -186,9 +186,10 @@ def test_vector_python_opponent_out_of_range_is_a_clear_error() -> None:
     [
         (np.array([2**63, 0], dtype=np.uint64), ValueError, r"action 9223372036854775808 is"),
         ([2**64, 0], TypeError, r"integer array .* got dtype object"),
-        ([True, False], TypeError, r"got dtype bool"),
+        ([True, False], TypeError, r"actions must be integers, not bools, got \[True, False\]"),
+        (np.array([True, False]), TypeError, r"got dtype bool"),
     ],
-    ids=["2**63", "2**64", "bools"],
+    ids=["2**63", "2**64", "bools", "bool array"],
 )
 def test_vector_learner_actions_out_of_range(actions, error, message) -> None:
     env = BoardGameVectorEnv(tictactoe(), num_envs=2)
@@ -197,3 +198,9 @@ def test_vector_learner_actions_out_of_range(actions, error, message) -> None:
     with pytest.raises(error, match=message):
         env.step(actions)
     assert _vector_state(env) == before
+
+
+@pytest.mark.parametrize("num_envs", [2**31, 2**70])
+def test_vector_env_refuses_more_boards_than_memory_holds(num_envs: int) -> None:
+    with pytest.raises(ValueError, match=rf"num_envs must be at most \d+ .* got {num_envs}"):
+        BoardGameVectorEnv(tictactoe(), num_envs=num_envs)

@@ -191,7 +191,7 @@ def test_spec_objects_check_their_values_too() -> None:
 
 def test_the_node_bound_is_what_two_trees_take_in_physical_memory() -> None:
     from agents import tree
-    from connectn_env import tree_limits
+    from connectn_env import memory_limits as tree_limits
 
     per_node = tree.NUM_INT_FIELDS * 4 + tree.NUM_FLOAT_FIELDS * 8
     assert per_node == tree_limits.BYTES_PER_NODE

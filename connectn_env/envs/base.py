@@ -197,7 +197,7 @@ class BoardGameEnv(AECEnv):
         self.agent_selection = AGENTS[0]
 
     def _check_agent(self, agent: Any) -> str:
-        if agent not in AGENTS:
+        if not isinstance(agent, str) or agent not in AGENTS:
             raise ValueError(f"agent must be one of {', '.join(AGENTS)}, got {agent!r}")
         return agent
 

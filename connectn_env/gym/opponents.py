@@ -7,6 +7,7 @@ an episode and ``act(state) -> action`` for the player to move in a
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -127,6 +128,13 @@ class MCTSOpponent(AgentOpponent):
                 "opponent_kwargs must not hold a seed: the env seeds its opponent "
                 "(use reset(seed=...))"
             )
+        allowed = set(inspect.signature(MCTSAgent).parameters) - {"seed"}
+        unknown = sorted(str(key) for key in kwargs if key not in allowed)
+        if unknown:
+            raise TypeError(
+                f"opponent_kwargs {kwargs!r}: {unknown[0]!r} is not an MCTSAgent argument; "
+                f"valid: {', '.join(sorted(allowed))}"
+            )
         self.kwargs = dict(kwargs)
         simulations = kwargs.get("simulations")
         if "max_nodes" not in kwargs and isinstance(simulations, int) and simulations > 0:
@@ -194,13 +202,17 @@ def make_opponent(
             )
         if opponent == "mcts":
             return MCTSOpponent(opponent_kwargs or {}, game)
+        if opponent_kwargs:
+            raise ValueError(
+                f"opponent_kwargs are only used with opponent='mcts', got {opponent_kwargs!r} "
+                f"for opponent {opponent!r}"
+            )
+        return RandomOpponent()
     if opponent_kwargs:
         raise ValueError(
             f"opponent_kwargs are only used with opponent='mcts', got {opponent_kwargs!r} "
             f"for opponent {opponent!r}"
         )
-    if opponent == "random":
-        return RandomOpponent()
     if hasattr(opponent, "act"):
         return AgentOpponent(opponent, game)
     if callable(opponent):

@@ -29,11 +29,13 @@ from connectn_env.gym.single_agent import (
     LEARNER_SIDES,
     check_learner_side,
 )
+from connectn_env.memory_limits import check_fits_in_memory
 from connectn_env.render.dispatch import StateRenderer
 
 VECTOR_RENDER_MODES = ("rgb_array", "ansi")
 AUTORESET_MODES = (AutoresetMode.NEXT_STEP.value, AutoresetMode.SAME_STEP.value)
 _SEED_BOUND = 2**63
+_COPIES = 4  # arrays per board: states, a saved copy, observations and masks, step buffers
 
 
 class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
@@ -83,7 +85,7 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
     ) -> None:
         if not isinstance(game, BoardGame):
             raise TypeError(f"game must be a BoardGame, got {type(game).__name__}")
-        self.num_envs = require_int("num_envs", num_envs, 1)
+        self.num_envs = check_fits_in_memory("num_envs", num_envs, _bytes_per_board(game))
         self.learner_side = require_choice("learner_side", learner_side, LEARNER_SIDES)
         check_learner_side(game, learner_side)
         self.illegal_action = require_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
@@ -311,6 +313,10 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         return obs
 
     def _validate_actions(self, actions: Any) -> np.ndarray:
+        if isinstance(actions, list | tuple) and any(
+            isinstance(a, bool | np.bool_) for a in actions
+        ):
+            raise TypeError(f"actions must be integers, not bools, got {actions!r}")
         array = np.asarray(actions)
         if array.dtype.kind not in "iu":
             raise TypeError(
@@ -397,6 +403,12 @@ def _reply_plan(
             return (agent.simulations, agent.exploration, agent.max_nodes), None
     others = [make_opponent(opponent, opponent_kwargs, game) for _ in range(num_envs - 1)]
     return None, [first, *others]
+
+
+def _bytes_per_board(game: BoardGame) -> int:
+    """Memory one board takes (its state, observation and mask, each kept in a few copies)."""
+    state = game.new_initial_state().data.nbytes
+    return _COPIES * (state + 2 * game.rows * game.cols + 9 * game.num_actions)
 
 
 def _rng_state(seed: int) -> np.uint64:

@@ -91,7 +91,11 @@ def check_moves(moves: Any, num_actions: int) -> tuple[int, ...]:
             not cut).
         ValueError: a move outside the action space (named with its number).
     """
-    if isinstance(moves, str | bytes | dict) or not isinstance(moves, Iterable):
+    if (
+        isinstance(moves, str | bytes | dict)
+        or not isinstance(moves, Iterable)
+        or (isinstance(moves, np.ndarray) and moves.ndim != 1)
+    ):
         raise TypeError(f"moves must be a list of integer actions, got {short_repr(moves)}")
     checked = []
     for number, action in enumerate(moves, start=1):

@@ -1,4 +1,5 @@
-"""How many search-tree nodes this machine can hold: the bound on ``max_nodes``.
+"""What this machine can hold: the bound on search trees' ``max_nodes`` and on counts of
+preallocated things (the vector env's boards).
 
 A search agent keeps two trees (the search and the reused subtree) of preallocated arrays:
 per node 8 int32 fields and 5 float64 fields (``agents.tree``), 72 bytes. A ``max_nodes``
@@ -14,7 +15,14 @@ from typing import Any
 
 from connectn_env.games.validation import require_int
 
-__all__ = ["BYTES_PER_NODE", "TREES_PER_AGENT", "check_max_nodes", "max_tree_nodes"]
+__all__ = [
+    "BYTES_PER_NODE",
+    "TREES_PER_AGENT",
+    "check_fits_in_memory",
+    "check_max_nodes",
+    "max_tree_nodes",
+    "physical_memory",
+]
 
 BYTES_PER_NODE = 72  # agents.tree: NUM_INT_FIELDS * 4 + NUM_FLOAT_FIELDS * 8
 TREES_PER_AGENT = 2
@@ -60,3 +68,22 @@ def check_max_nodes(value: Any, name: str = "max_nodes", trees: int = TREES_PER_
         )
         raise ValueError(f"{name} must be at most {limit} ({why}), got {value}")
     return value
+
+
+def check_fits_in_memory(name: str, count: Any, bytes_each: int, low: int = 1) -> int:
+    """Return ``count`` as an int if it is an integer >= ``low`` whose ``bytes_each``-byte
+    items fit in physical memory.
+
+    Raises:
+        TypeError: ``count`` is not an integer.
+        ValueError: below ``low``, or more than the machine can hold (the limit is named).
+    """
+    count = require_int(name, count, low)
+    memory = physical_memory()
+    if memory is not None and count * bytes_each > memory:
+        limit = max(low, memory // bytes_each)
+        raise ValueError(
+            f"{name} must be at most {limit} ({bytes_each:,} bytes each in "
+            f"{memory / 2**30:.1f} GiB of physical memory), got {count}"
+        )
+    return count
