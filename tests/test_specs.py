@@ -191,18 +191,18 @@ def test_spec_objects_check_their_values_too() -> None:
 
 def test_the_node_bound_is_what_two_trees_take_in_physical_memory() -> None:
     from agents import tree
-    from connectn_env import memory_limits as tree_limits
+    from connectn_env import memory_limits
 
     per_node = tree.NUM_INT_FIELDS * 4 + tree.NUM_FLOAT_FIELDS * 8
-    assert per_node == tree_limits.BYTES_PER_NODE
+    assert per_node == memory_limits.BYTES_PER_NODE
     ints, floats, _ = tree.new_tree(10)
     assert (ints.nbytes + floats.nbytes) // 10 == per_node
-    memory = tree_limits.physical_memory()
-    limit = tree_limits.max_tree_nodes()
+    memory = memory_limits.physical_memory()
+    limit = memory_limits.max_tree_nodes()
     if memory is not None:
         assert limit == min(2**31 - 1, memory // (2 * per_node))
-    assert tree_limits.check_max_nodes(limit) == limit
+    assert memory_limits.check_max_nodes(limit) == limit
     with pytest.raises(ValueError, match=f"max_nodes must be at most {limit} "):
-        tree_limits.check_max_nodes(limit + 1)
+        memory_limits.check_max_nodes(limit + 1)
     with pytest.raises(TypeError, match="max_nodes must be an int"):
-        tree_limits.check_max_nodes(2.0)
+        memory_limits.check_max_nodes(2.0)

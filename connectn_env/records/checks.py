@@ -99,6 +99,9 @@ def check_moves(moves: Any, num_actions: int) -> tuple[int, ...]:
         raise TypeError(f"moves must be a list of integer actions, got {short_repr(moves)}")
     checked = []
     for number, action in enumerate(moves, start=1):
+        if type(action) is int and 0 <= action < num_actions:  # the common case, fast
+            checked.append(action)
+            continue
         if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
             action = action.item()
         if isinstance(action, bool) or not isinstance(action, numbers.Integral):
