@@ -204,3 +204,11 @@ def test_vector_learner_actions_out_of_range(actions, error, message) -> None:
 def test_vector_env_refuses_more_boards_than_memory_holds(num_envs: int) -> None:
     with pytest.raises(ValueError, match=rf"num_envs must be at most \d+ .* got {num_envs}"):
         BoardGameVectorEnv(tictactoe(), num_envs=num_envs)
+
+
+@pytest.mark.parametrize("env_class", [BoardGameGymEnv, BoardGameVectorEnv])
+def test_mcts_opponent_with_more_nodes_than_memory_is_refused_up_front(env_class) -> None:
+    with pytest.raises(ValueError, match=r"max_nodes must be at most \d+ .* got 1099511627776"):
+        env_class(tictactoe(), opponent="mcts", opponent_kwargs={"max_nodes": 2**40})
+    with pytest.raises(TypeError, match=r"'depth' is not an MCTSAgent argument; valid: "):
+        env_class(tictactoe(), opponent="mcts", opponent_kwargs={"depth": 3})

@@ -16,6 +16,7 @@ import numpy as np
 from connectn_env.envs.base import BoardGameEnv
 from connectn_env.games import BoardGame, GameState, IllegalActionError
 from connectn_env.games.validation import require_action
+from connectn_env.memory_limits import check_max_nodes
 
 OPPONENT_NAMES = ("random", "mcts")
 
@@ -135,6 +136,8 @@ class MCTSOpponent(AgentOpponent):
                 f"opponent_kwargs {kwargs!r}: {unknown[0]!r} is not an MCTSAgent argument; "
                 f"valid: {', '.join(sorted(allowed))}"
             )
+        if "max_nodes" in kwargs:  # what the machine cannot hold is refused now
+            check_max_nodes(kwargs["max_nodes"])
         self.kwargs = dict(kwargs)
         simulations = kwargs.get("simulations")
         if "max_nodes" not in kwargs and isinstance(simulations, int) and simulations > 0:
