@@ -28,6 +28,18 @@ def native_state(env: Any) -> GameState | None:
     return None
 
 
+def require_env(env: Any) -> Any:
+    """``env`` if it has the AEC API the agents read, else a TypeError naming it."""
+    missing = [name for name in ("agent_selection", "agents", "observe", "step")
+               if not hasattr(env, name)]  # fmt: skip
+    if missing:
+        raise TypeError(
+            f"env must be a PettingZoo AEC env (agent_selection, agents, observe, step), got "
+            f"{env!r:.80} of type {type(env).__name__}, which has no {', '.join(missing)}"
+        )
+    return env
+
+
 def is_over(env: Any) -> bool:
     """True if the game is finished (no agent left, or the agent to move is done)."""
     agent = env.agent_selection
@@ -54,7 +66,7 @@ def observation_and_mask(env: Any, agent: str) -> tuple[Any, np.ndarray]:
 def legal_mask(env: Any) -> np.ndarray:
     """Action mask of the agent to move; raises ValueError if the game is over or no move is
     legal."""
-    if is_over(env):
+    if is_over(require_env(env)):
         raise ValueError("the game is over: reset the env before asking an agent for a move")
     agent = env.agent_selection
     mask = observation_and_mask(env, agent)[1]

@@ -24,10 +24,11 @@ from agents.loop import SearchConfig, new_workspace
 from connectn_env.games import GameState
 from connectn_env.games.lib.rng import new_rng
 from connectn_env.games.validation import require_bool, require_int, require_number
+from connectn_env.memory_limits import check_max_nodes
 
 DEFAULT_SIMULATIONS = 1000
 DEFAULT_MAX_NODES = 1_000_000
-BYTES_PER_NODE = 72  # int32 and float64 fields of agents.tree, per buffer
+BACKENDS = ("auto", "native", "generic")
 _CHUNK_SECONDS = 0.01
 _PROVEN = {t.WIN: "loss", t.LOSS: "win", t.DRAW: "draw"}  # root mover's status -> to-move
 _PROVEN_VALUE = {"win": 1.0, "loss": -1.0, "draw": 0.0}
@@ -73,26 +74,9 @@ def check_seed(seed: Any) -> np.random.Generator:
 
 def check_backend(backend: Any) -> str:
     """``"auto"``, ``"native"`` or ``"generic"``."""
-    if backend not in ("auto", "native", "generic"):
+    if not isinstance(backend, str) or backend not in BACKENDS:
         raise ValueError(f"backend must be 'auto', 'native' or 'generic', got {backend!r}")
     return backend
-
-
-def max_nodes_limit() -> int:
-    """The largest ``max_nodes`` this machine can hold: two tree buffers within half of its
-    physical memory."""
-    try:
-        import os
-
-        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):  # not POSIX: a conservative 8 GiB
-        memory = 8 << 30
-    return max(2, memory // 2 // (2 * BYTES_PER_NODE))
-
-
-def check_max_nodes(max_nodes: Any) -> int:
-    """``max_nodes`` if it is an int from 2 to :func:`max_nodes_limit`."""
-    return require_int("max_nodes", max_nodes, 2, max_nodes_limit())
 
 
 def run_budget(
@@ -152,7 +136,10 @@ class SearchAgent:
         if time_limit is not None:
             time_limit = require_number("time_limit", time_limit, 0.0, strict_low=True)
         if simulations is None and time_limit is None:
-            raise ValueError("a search needs a budget: give simulations, time_limit or both")
+            raise ValueError(
+                "simulations=None and time_limit=None: a search needs a budget; give "
+                "simulations, time_limit or both"
+            )
         self.simulations = simulations
         self.time_limit = time_limit
         self.max_nodes = check_max_nodes(max_nodes)

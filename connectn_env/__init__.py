@@ -9,6 +9,7 @@ and Gymnasium ids; it imports no pygame and compiles no numba code.
 import sys
 
 from connectn_env.envs.modules import install_env_modules
+from connectn_env.envs.order import CallOrderError
 from connectn_env.games import (
     REGISTRY,
     TERMINAL_PLAYER,
@@ -42,6 +43,7 @@ __all__ = [
     "REGISTRY",
     "TERMINAL_PLAYER",
     "BoardGame",
+    "CallOrderError",
     "ConnectNGame",
     "GameState",
     "GomokuGame",

@@ -96,8 +96,11 @@ def _env_cases() -> list[tuple[str, Callable[[], Any], str, Callable[[], Any] | 
 
         return make
 
-    games = [game_class() for game_class in REGISTRY.families()]
-    games += [REGISTRY[name].make() for name in PETTINGZOO_REFERENCES if name in REGISTRY]
+    games = [
+        entry.make()
+        for entry in REGISTRY.values()
+        if not entry.is_preset or entry.name in PETTINGZOO_REFERENCES
+    ]
     cases = []
     for game in dict.fromkeys(games):  # Connect-N's default is Connect Four: once
         name = REGISTRY.entry_of(game).name

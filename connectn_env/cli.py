@@ -37,7 +37,9 @@ What ``connectn_env.play.run_play(args)`` receives (an ``argparse.Namespace``):
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import re
 import shutil
 import sys
 from collections.abc import Sequence
@@ -45,8 +47,10 @@ from pathlib import Path
 
 import numpy as np
 
+from connectn_env.arena.tournament import MAX_MOVE_TIMEOUT, MAX_WORKERS
 from connectn_env.envs.base import BoardGameEnv
 from connectn_env.gameoptions import add_game_parsers, game_config_from_args
+from connectn_env.safetext import printable
 from connectn_env.specs import AgentSpec, parse_agent_spec
 
 __all__ = ["DEFAULT_OPPONENT", "game_config_from_args", "main", "make_raw_env", "pbrain_main"]
@@ -57,7 +61,9 @@ DESCRIPTION = "Play against the AI, run tournaments, replay games, benchmark."
 SPEC_HELP = (
     "Agent specs: random[:seed=S], mcts[:simulations=800,c=1.4,time=0.5,rave=true,...], "
     "puct[:simulations=400,...], module:callable[:key=value,...] (a factory returning an "
-    "object with act(env)); values are true/false, integers, decimals or strings"
+    "object with act(env)); values are true/false, integers, decimals or strings. A spec runs "
+    "code: module:callable imports that module and calls that callable, whatever it is, so "
+    "use only specs you would run as commands."
 )
 HELP_WIDTH = 100
 UIS = ("window", "terminal", "auto")
@@ -79,18 +85,40 @@ def _spec(allow_human: bool):
     return parse
 
 
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+def _int_at_least(low: int, high: int | None = None):
+    """An argparse type: an integer (ASCII digits) from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        if not re.fullmatch(r"[+-]?[0-9]{1,30}", text.strip()):
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text[:40]!r}")
+        value = int(text)
+        if value < low or (high is not None and value > high):
+            bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"must be {bounds}, got {value}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds > 0, at most a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds, got {text[:40]!r}"
+        ) from None
+    if not (math.isfinite(value) and 0 < value <= MAX_MOVE_TIMEOUT):
+        raise argparse.ArgumentTypeError(
+            f"must be a finite number of seconds greater than 0 and at most "
+            f"{MAX_MOVE_TIMEOUT:g}, got {text[:40]}"
+        )
     return value
 
 
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be greater than 0, got {text}")
-    return value
+_positive_int = _int_at_least(1)
+_seed = _int_at_least(0)
 
 
 def _formatter(prog: str) -> argparse.HelpFormatter:
@@ -112,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     def add_command(name: str, **kwargs) -> argparse.ArgumentParser:
         return commands.add_parser(name, formatter_class=_formatter, allow_abbrev=False, **kwargs)
 
-    play = add_command("play", help="play against the AI (window or terminal)")
+    play = add_command("play", help="play against the AI (window or terminal)", epilog=SPEC_HELP)
 
     def play_options(sub: argparse.ArgumentParser) -> None:
         sub.epilog = SPEC_HELP
@@ -134,7 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
         order.add_argument(
             "--ai-first", dest="human_first", action="store_false", help="the AI moves first"
         )
-        sub.add_argument("--seed", type=int, default=None, help="seed of the AI")
+        sub.add_argument("--seed", type=_seed, default=None, help="seed of the AI (>= 0)")
         sub.add_argument("--ui", choices=UIS, default="auto", help="window, terminal or auto")
         sub.add_argument("--record", type=Path, metavar="DIR", help="save finished games here")
 
@@ -144,6 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
         "arena",
         help="round-robin tournament between agents",
         description="Round robin: every pair of agents plays --games games, colours alternating.",
+        epilog=SPEC_HELP,
     )
 
     def arena_options(sub: argparse.ArgumentParser) -> None:
@@ -157,12 +186,15 @@ def build_parser() -> argparse.ArgumentParser:
         )
         sub.add_argument("--games", type=_positive_int, default=10, help="games per pairing (10)")
         sub.add_argument(
-            "--workers", type=_positive_int, default=None, help="processes (all cores)"
+            "--workers",
+            type=_int_at_least(1, MAX_WORKERS),
+            default=None,
+            help=f"processes, 1 to {MAX_WORKERS} (all cores)",
         )
-        sub.add_argument("--seed", type=int, default=0, help="base seed of every game (0)")
+        sub.add_argument("--seed", type=_seed, default=0, help="base seed of every game (0)")
         sub.add_argument(
             "--move-timeout",
-            type=_positive_float,
+            type=_seconds,
             default=None,
             metavar="SECONDS",
             help="an agent whose move takes longer loses the game",
@@ -185,7 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_parsers(
         demo,
         lambda sub: sub.add_argument(
-            "--seed", type=int, default=0, help="seed of both random players (0)"
+            "--seed", type=_seed, default=0, help="seed of both random players (0)"
         ),
         _formatter,
     )
@@ -225,7 +257,7 @@ def _add_agent_options(parser: argparse.ArgumentParser, default: str) -> None:
         metavar="SPEC",
         help=f"the engine's agent, an agent spec (default {default})",
     )
-    parser.add_argument("--seed", type=int, default=None, help="seed of the agent")
+    parser.add_argument("--seed", type=_seed, default=None, help="seed of the agent (>= 0)")
 
 
 def demo(args: argparse.Namespace) -> int:
@@ -293,7 +325,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             try:
                 record = load_record(args.file)
             except (ValueError, OSError) as error:
-                parser.exit(2, f"connectn replay: error: {error}\n")
+                parser.exit(2, printable(f"connectn replay: error: {error}\n", newlines=True))
             return run_replay(record, args)
         if args.command == "bench":
             from connectn_env.bench import run_bench
@@ -304,19 +336,26 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         except ValueError as error:
             parser.exit(2, f"connectn {args.command}: error: {error}\n")
         if args.command == "play":
-            from connectn_env.play import run_play
+            from connectn_env.play import AgentBuildError, run_play
 
-            return run_play(args)
+            try:
+                return run_play(args)
+            except AgentBuildError as error:
+                parser.exit(2, printable(f"connectn play: error: {error}\n", newlines=True))
         if args.command == "arena":
             from connectn_env.arena import ArenaError, run_arena_command
 
             try:
                 return run_arena_command(args)
             except (ArenaError, OSError) as error:
-                parser.exit(2, f"connectn arena: error: {error}\n")
+                parser.exit(2, printable(f"connectn arena: error: {error}\n", newlines=True))
         return demo(args)
     except KeyboardInterrupt:
         parser.exit(130, "\ninterrupted\n")
+    except SystemExit as stop:  # SIGTERM or SIGHUP during connectn arena
+        if isinstance(stop.code, int) and stop.code > 128:
+            parser.exit(stop.code, "\nterminated\n")
+        raise
     return 2
 
 

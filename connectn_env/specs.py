@@ -8,10 +8,16 @@ Grammar::
     human                      a person (``connectn play`` only)
     module:callable[:key=value,...]   a user factory, e.g. ``mypkg.bots:make_bot:depth=3``
 
-Values are typed: ``true``/``false`` are bools, ``12`` an int, ``0.5`` a float; anything else
-is a string (only for a factory's own keys). A factory is called with its keys as keyword
-arguments, plus ``seed=`` when its signature accepts a ``seed`` parameter (or ``**kwargs``)
-and the spec does not set one; it must return an object with ``act(env) -> int``.
+Values are typed: ``true``/``false`` are bools, ``12`` an int, ``0.5`` a float (ASCII digits,
+at most 100 characters, finite); anything else is a string (only for a factory's own keys).
+The built-in agents' values are checked against their ranges here, so ``mcts:time=1e999``
+or ``puct:noise=2`` is refused before any game. A spec is at most 1000 characters.
+
+A factory is called with its keys as keyword arguments, plus ``seed=`` when its signature
+accepts a ``seed`` parameter (or ``**kwargs``) and the spec does not set one; it must return
+an object with ``act(env) -> int``. **A spec runs code**: parsing a ``module:callable`` spec
+imports the module and building it calls the callable, whatever they are (``os:system``
+too), so take specs only from people you would let run commands.
 
 A ``seed`` key fixes the agent's seed; without one, :meth:`AgentSpec.build` uses the seed
 it is given (the arena derives one per game, so games differ but are reproducible).
@@ -21,47 +27,62 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from connectn_env.games.validation import require_int
+from connectn_env.memory_limits import check_max_nodes
 
-__all__ = ["BUILTIN_KINDS", "AgentSpec", "parse_agent_spec"]
+__all__ = ["BUILTIN_KINDS", "MAX_SPEC_LENGTH", "AgentSpec", "parse_agent_spec"]
 
 Value = bool | int | float | str
+MAX_SPEC_LENGTH = 1000  # characters of a spec
+MAX_NUMBER_LENGTH = 100  # characters of a number in a spec
+MAX_SIMULATIONS = 10**12
+MAX_SECONDS = 10**6
 
-# key -> (constructor keyword, type, lower bound, strict lower bound)
-_Key = tuple[str, type, float | None, bool]
+
+class _Key(NamedTuple):
+    """A built-in agent's key: its constructor keyword, type and range."""
+
+    keyword: str
+    kind: type  # bool, int or float
+    low: float | None = None
+    strict: bool = False  # low itself is excluded
+    high: float | None = None
+
+
 _KEYS: dict[str, dict[str, _Key]] = {
-    "random": {"seed": ("seed", int, 0, False)},
+    "random": {"seed": _Key("seed", int, 0)},
     "mcts": {
-        "simulations": ("simulations", int, 1, False),
-        "time": ("time_limit", float, 0.0, True),
-        "c": ("exploration", float, 0.0, False),
-        "rave": ("rave", bool, None, False),
-        "rave_k": ("rave_equivalence", float, 0.0, True),
-        "reuse": ("reuse_tree", bool, None, False),
-        "max_nodes": ("max_nodes", int, 2, False),
-        "seed": ("seed", int, 0, False),
+        "simulations": _Key("simulations", int, 1, high=MAX_SIMULATIONS),
+        "time": _Key("time_limit", float, 0.0, True, MAX_SECONDS),
+        "c": _Key("exploration", float, 0.0, high=1e6),
+        "rave": _Key("rave", bool),
+        "rave_k": _Key("rave_equivalence", float, 0.0, True, 1e12),
+        "reuse": _Key("reuse_tree", bool),
+        "max_nodes": _Key("max_nodes", int, 2),  # and what the machine can hold
+        "seed": _Key("seed", int, 0),
     },
     "puct": {
-        "simulations": ("simulations", int, 1, False),
-        "c": ("c_puct", float, 0.0, False),
-        "temperature": ("temperature", float, 0.0, False),
-        "noise": ("noise_fraction", float, 0.0, False),
-        "alpha": ("dirichlet_alpha", float, 0.0, True),
-        "max_nodes": ("max_nodes", int, 2, False),
-        "seed": ("seed", int, 0, False),
+        "simulations": _Key("simulations", int, 1, high=MAX_SIMULATIONS),
+        "c": _Key("c_puct", float, 0.0, high=1e6),
+        "temperature": _Key("temperature", float, 0.0, high=1e6),
+        "noise": _Key("noise_fraction", float, 0.0, high=1.0),
+        "alpha": _Key("dirichlet_alpha", float, 0.0, True, 1e6),
+        "max_nodes": _Key("max_nodes", int, 2),
+        "seed": _Key("seed", int, 0),
     },
     "human": {},
 }
 BUILTIN_KINDS = tuple(_KEYS)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
-_INT = re.compile(r"[+-]?\d+")
-_FLOAT = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
+_INT = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: no full-width digits
+_FLOAT = re.compile(r"[+-]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)([eE][+-]?[0-9]+)?")
 _HELP = (
     "valid specs: random[:seed=S]; mcts[:key=value,...] with keys "
     + ", ".join(_KEYS["mcts"])
@@ -77,7 +98,13 @@ class AgentSpec:
 
     Attributes:
         kind: ``"random"``, ``"mcts"``, ``"puct"``, ``"human"`` or ``"module:callable"``.
-        options: ``(key, value)`` pairs as written (keys unique, values typed).
+        options: ``(key, value)`` pairs as written (keys unique, values typed and, for the
+            built-in agents, within their ranges).
+
+    Raises:
+        TypeError: a kind that is not a string, options that are not ``(str, value)`` pairs,
+            or a value of the wrong type.
+        ValueError: an unknown kind or key, a repeated key, or a value out of range.
     """
 
     kind: str
@@ -86,14 +113,24 @@ class AgentSpec:
     def __post_init__(self) -> None:
         if not isinstance(self.kind, str) or not isinstance(self.options, tuple):
             raise TypeError(f"AgentSpec needs a str kind and a tuple of options, got {self!r}")
+        for pair in self.options:
+            if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)):
+                raise TypeError(f"each option must be a (str key, value) pair, got {pair!r}")
+            if not _IDENTIFIER.fullmatch(pair[0]):
+                raise ValueError(f"option key {pair[0]!r} must be an identifier")
         keys = [pair[0] for pair in self.options]
         if self.kind in _KEYS:
             unknown = [key for key in keys if key not in _KEYS[self.kind]]
             if unknown:
                 valid = ", ".join(_KEYS[self.kind]) or "none"
                 raise ValueError(f"unknown key {unknown[0]!r} for {self.kind}; valid keys: {valid}")
+            for key, value in self.options:
+                _check_value(_KEYS[self.kind][key], key, value)
         elif not re.fullmatch(rf"{_MODULE.pattern}:{_IDENTIFIER.pattern}", self.kind):
-            raise ValueError(f"unknown agent kind {self.kind!r}; {_HELP}")
+            raise ValueError(f"unknown agent kind {self.kind[:100]!r}; {_HELP}")
+        else:
+            for key, value in self.options:
+                _check_literal(key, value)
         if len(set(keys)) != len(keys):
             raise ValueError(f"repeated keys in {keys}")
 
@@ -110,6 +147,9 @@ class AgentSpec:
     def build(self, seed: int | None = None) -> Any:
         """A fresh agent (``None`` for ``human``).
 
+        A ``module:callable`` spec runs that callable: a spec is code, as trusted as the
+        command line it comes from.
+
         Args:
             seed: Seed for the agent's generator unless the spec sets ``seed``.
 
@@ -125,7 +165,7 @@ class AgentSpec:
             return _build_factory(self.kind, options, seed)
         import agents
 
-        kwargs = {_KEYS[self.kind][key][0]: value for key, value in options.items()}
+        kwargs = {_KEYS[self.kind][key].keyword: value for key, value in options.items()}
         kwargs.setdefault("seed", seed)
         if self.kind == "random":
             return agents.RandomAgent(**kwargs)
@@ -142,8 +182,8 @@ class AgentSpec:
 def parse_agent_spec(text: str, *, allow_human: bool = True) -> AgentSpec:
     """Parse and validate an agent spec (see the module docstring for the grammar).
 
-    A ``module:callable`` spec is imported here, so a missing module or callable is reported
-    before any game starts.
+    A ``module:callable`` spec is imported here (which runs the module's code), so a missing
+    module or callable is reported before any game starts.
 
     Raises:
         TypeError: ``text`` is not a string.
@@ -151,6 +191,11 @@ def parse_agent_spec(text: str, *, allow_human: bool = True) -> AgentSpec:
     """
     if not isinstance(text, str):
         raise TypeError(f"an agent spec must be a string, got {text!r}")
+    if len(text) > MAX_SPEC_LENGTH:
+        raise ValueError(
+            f"agent spec {text[:40]!r}... has {len(text):,} characters; at most "
+            f"{MAX_SPEC_LENGTH} are allowed"
+        )
     spec = text.strip()
     head, _, rest = spec.partition(":")
     if head in _KEYS:
@@ -175,47 +220,76 @@ def _parse_options(text: str, body: str, kind: str | None) -> tuple[tuple[str, V
             raise ValueError(f"agent spec {text!r}: expected key=value, got {item!r}; {_HELP}")
         if any(key == seen for seen, _ in pairs):
             raise ValueError(f"agent spec {text!r}: key {key!r} given twice")
-        if kind is None:
-            pairs.append((key, _literal(raw)))
-            continue
-        if key not in _KEYS[kind]:
-            valid = ", ".join(_KEYS[kind]) or "none"
-            raise ValueError(
-                f"agent spec {text!r}: unknown key {key!r} for {kind}; valid keys: {valid}"
-            )
-        pairs.append((key, _typed(text, kind, key, raw)))
+        try:
+            value = _literal(raw, key)
+            if kind is not None:
+                if key not in _KEYS[kind]:
+                    valid = ", ".join(_KEYS[kind]) or "none"
+                    raise ValueError(f"unknown key {key!r} for {kind}; valid keys: {valid}")
+                value = _check_value(_KEYS[kind][key], key, value, raw)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"agent spec {text!r}: {error}") from None
+        pairs.append((key, value))
     return tuple(pairs)
 
 
-def _typed(text: str, kind: str, key: str, raw: str) -> Value:
-    """``raw`` converted to the key's type and checked against its bound."""
-    _, kind_type, low, strict = _KEYS[kind][key]
-    value = _literal(raw)
-    if kind_type is bool:
+def _check_value(spec: _Key, key: str, value: Any, raw: str | None = None) -> Value:
+    """``value`` of a built-in agent's key, of the key's type (an int is a fine float) and
+    within its range; ``raw``: the text it was parsed from, for messages."""
+    shown = repr(value) if raw is None else raw
+    if spec.kind is bool:
         ok = isinstance(value, bool)
-    elif kind_type is int:
+    elif spec.kind is int:
         ok = isinstance(value, int) and not isinstance(value, bool)
     else:
         ok = isinstance(value, int | float) and not isinstance(value, bool)
-        value = float(value) if ok else value
     if not ok:
-        expected = {bool: "true or false", int: "an integer", float: "a number"}[kind_type]
-        raise ValueError(f"agent spec {text!r}: {key} must be {expected}, got {raw!r}")
-    if low is not None and (value < low or (strict and value == low)):
-        relation = "greater than" if strict else "at least"
-        raise ValueError(f"agent spec {text!r}: {key} must be {relation} {low:g}, got {raw}")
+        expected = {bool: "true or false", int: "an integer", float: "a number"}[spec.kind]
+        raise ValueError(f"{key} must be {expected}, got {shown if raw is None else repr(raw)}")
+    if spec.kind is float:
+        value = float(value)
+        if not math.isfinite(value):
+            raise ValueError(f"{key} must be a finite number, got {shown}")
+    if spec.low is not None and (value < spec.low or (spec.strict and value == spec.low)):
+        relation = "greater than" if spec.strict else "at least"
+        raise ValueError(f"{key} must be {relation} {spec.low:g}, got {shown}")
+    if spec.high is not None and value > spec.high:
+        raise ValueError(f"{key} must be at most {spec.high:g}, got {shown}")
+    if key == "max_nodes":
+        check_max_nodes(value)
     return value
 
 
-def _literal(raw: str) -> Value:
-    """``true``/``false`` -> bool, integers -> int, decimals -> float, else the string."""
+def _check_literal(key: str, value: Any) -> None:
+    """A factory's value must be a bool, int, finite float or str."""
+    if not isinstance(value, bool | int | float | str):
+        raise TypeError(f"value of {key} must be a bool, int, float or str, got {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"value of {key} must be a finite number, got {value!r}")
+
+
+def _literal(raw: str, key: str) -> Value:
+    """``true``/``false`` -> bool, integers -> int, decimals -> float, else the string.
+
+    Raises:
+        ValueError: a number of more than 100 characters, or one too large for a float
+            (``1e999``).
+    """
     lowered = raw.lower()
     if lowered in ("true", "false"):
         return lowered == "true"
-    if _INT.fullmatch(raw):
-        return int(raw)
-    if _FLOAT.fullmatch(raw):
-        return float(raw)
+    if _FLOAT.fullmatch(raw):  # integers match too
+        if len(raw) > MAX_NUMBER_LENGTH:
+            raise ValueError(
+                f"{key} is a number of {len(raw)} characters ({raw[:20]}...); at most "
+                f"{MAX_NUMBER_LENGTH} are allowed"
+            )
+        if _INT.fullmatch(raw):
+            return int(raw)
+        value = float(raw)
+        if not math.isfinite(value):
+            raise ValueError(f"{key} must be a finite number, got {raw}")
+        return value
     return raw
 
 

@@ -73,3 +73,57 @@ class _Stubborn:
 def illegal(seed: int | None = None) -> _Stubborn:
     """Always plays action 0, legal or not (the env refuses it once it is taken)."""
     return _Stubborn()
+
+
+class _Cheating:
+    """Rewrites the env's position during its move: the same number of moves, but its own
+    stones moved to the lowest cells and the opponent's to the highest (what an agent
+    writing into ``env.unwrapped.game_state`` could do; the move count alone does not show
+    it), then plays the lowest legal action of the forged position."""
+
+    def act(self, env: Any) -> int:
+        state = env.unwrapped.game_state
+        me = state.current_player()
+        forged = state.game.new_initial_state()
+        while forged.move_number < state.move_number:
+            legal = forged.legal_actions()
+            forged.apply_action(legal[0] if forged.current_player() == me else legal[-1])
+        state.data[:] = forged.data
+        return forged.legal_actions()[0]
+
+
+def cheating(seed: int | None = None) -> _Cheating:
+    """Writes a stone into ``env.unwrapped.game_state`` during its move."""
+    return _Cheating()
+
+
+class _Spinning:
+    """Records its process id, then spins a core forever in Python code."""
+
+    def act(self, env: Any) -> int:
+        directory = os.environ.get("CONNECTN_TEST_PID_DIR")
+        if directory:
+            with open(os.path.join(directory, f"{os.getpid()}.pid"), "w") as stream:
+                stream.write(str(os.getpid()))
+        while True:
+            pass
+
+
+def spinning(seed: int | None = None) -> _Spinning:
+    """Never answers: a busy loop (the parent must kill it)."""
+    return _Spinning()
+
+
+def padded(pad: str = "", seed: int | None = None) -> PolicyAgent:
+    """``first_legal`` with a key of any length, for long agent labels."""
+    return first_legal(seed)
+
+
+class _Loud:
+    def act(self, env: Any) -> int:
+        raise RuntimeError("\x1b[2J\x1b]0;pwned\x07" + "x" * 100_000)
+
+
+def loud(seed: int | None = None) -> _Loud:
+    """Raises with control characters and a 100,000-character message."""
+    return _Loud()

@@ -28,6 +28,7 @@ from connectn_env.arena import (
     run_tournament,
     wilson,
 )
+from connectn_env.arena.plan import plan_size
 from connectn_env.arena.progress import Progress
 from connectn_env.arena.stats import anchor_of
 from connectn_env.cli import build_parser, game_config_from_args, main
@@ -92,13 +93,13 @@ def test_elo_of_three_agents_is_transitive_and_anchored() -> None:
 def test_plan_alternates_colours_and_seeds_by_pairing_not_position() -> None:
     specs = [parse_agent_spec(s) for s in ("random", "mcts:simulations=5", "random")]
     game = GameConfig("tictactoe")
-    tasks = plan_games(game, specs, games=3, seed=9, move_timeout=None)
-    assert len(tasks) == 3 * 3
+    tasks = list(plan_games(game, specs, games=3, seed=9, move_timeout=None))
+    assert len(tasks) == 3 * 3 == plan_size(3, 3)
     first = [t for t in tasks if t.pairing == ("random", "mcts:simulations=5")]
     assert [t.labels[0] for t in first] == ["random", "mcts:simulations=5", "random"]
     assert len({t.seeds for t in tasks}) == len(tasks)
     assert ("random", "random#2") in {t.pairing for t in tasks}  # repeated specs get a number
-    fewer = plan_games(game, specs[1:], games=3, seed=9, move_timeout=None)
+    fewer = list(plan_games(game, specs[1:], games=3, seed=9, move_timeout=None))
     same = {t.key: t.seeds for t in tasks}
     assert all(same[t.key] == t.seeds for t in fewer if t.key in same)
 
@@ -151,10 +152,10 @@ def test_results_do_not_depend_on_the_number_of_workers() -> None:
 
 
 def test_failing_agents_lose_and_their_errors_are_recorded() -> None:
-    crashing, broken = "arena_helpers:crashing", "arena_helpers:broken_factory"
-    illegal, exiting = "arena_helpers:illegal", "arena_helpers:exiting"
+    crashing, illegal = "arena_helpers:crashing", "arena_helpers:illegal"
+    exiting, cheating = "arena_helpers:exiting", "arena_helpers:cheating"
     result = run_tournament(
-        "tictactoe", [FIRST, crashing, broken, illegal, exiting], games=1, workers=2
+        "tictactoe", [FIRST, crashing, illegal, exiting, cheating], games=1, workers=2
     )
     assert [p.wins for p in result.pairings[:4]] == [1, 1, 1, 1]  # FIRST beats all four
     errors = {}
@@ -165,11 +166,16 @@ def test_failing_agents_lose_and_their_errors_are_recorded() -> None:
             (game.error["type"], game.error["message"])
         )
     assert errors[crashing] == {("RuntimeError", "boom: this agent always fails")}
-    assert errors[broken] == {("ValueError", "cannot build this agent")}
+    assert errors[cheating] == {
+        ("PositionTampered", "the agent changed the position during its move")
+    }
     ((kind, message),) = errors[illegal]
     assert kind == "IllegalActionError" and "occupied" in message
-    ((kind, message),) = errors[exiting]  # it died against FIRST and against illegal
+    ((kind, message),) = errors[exiting]  # it died against FIRST, illegal and cheating
     assert kind == "WorkerDied" and "exit code 3" in message
+    for game in result.results:  # every record replays: the cheater's stone is not in it
+        record = game.to_record(result.game, result.seed)
+        assert not record.final_state().is_terminal()
     assert "RuntimeError: boom" in result.table()
     assert result.standings[0].label == FIRST and result.standings[0].errors == 0
 
@@ -228,8 +234,8 @@ def test_results_file_of_another_tournament_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ArenaError, match=r"its game is 'tictactoe', this run's is 'connect_n'"):
         run_tournament(GameConfig("connect_n", {"rows": 4}), [FIRST, "random"], out=out)
     with out.open("a") as stream:
-        stream.write('{"type": "game", "pairing": ["a"]}\n')
-    with pytest.raises(ArenaError, match=r"line 3: bad value: key 'pairing' must hold two labels"):
+        stream.write('{"type": "game", "pairing": ["a"], "index": 0, "players": [], "result": 1}\n')
+    with pytest.raises(ArenaError, match=r"line 3: key 'pairing' must hold two labels, got \['a"):
         run_tournament("tictactoe", [FIRST, "random"], games=1, workers=1, out=out)
     bad = tmp_path / "bad.jsonl"
     bad.write_text("not json\n")
@@ -274,7 +280,10 @@ def test_game_result_json_round_trip() -> None:
 def _connectn(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     executable = shutil.which("connectn", path=os.path.dirname(sys.executable))
     assert executable is not None, "the connectn entry point is not installed"
-    env = {**os.environ, "PYTHONPATH": str(TESTS)}
+    # The tests directory for the agent factories, then the code under test (not whatever
+    # the connectn entry point's install points at).
+    paths = [str(TESTS), str(TESTS.parent), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
     return subprocess.run(
         [executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
     )

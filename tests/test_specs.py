@@ -150,3 +150,59 @@ def test_human_can_be_refused_and_non_strings_are_type_errors() -> None:
         AgentSpec("alphabeta")
     with pytest.raises(TypeError, match="a tuple of options"):
         AgentSpec("mcts", [("simulations", 3)])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("mcts:time=1e999", r"time must be a finite number, got 1e999"),
+        ("mcts:c=1e999", r"c must be a finite number, got 1e999"),
+        ("mcts:rave_k=1e999", r"rave_k must be a finite number, got 1e999"),
+        ("puct:alpha=1e999", r"alpha must be a finite number, got 1e999"),
+        ("puct:noise=2", r"noise must be at most 1, got 2"),
+        ("mcts:time=1e7", r"time must be at most 1e\+06, got 1e7"),
+        ("mcts:simulations=1e3", r"simulations must be an integer, got '1e3'"),
+        ("mcts:simulations=10000000000000", r"simulations must be at most 1e\+12"),
+        ("mcts:simulations=１０", r"simulations must be an integer, got '１０'"),
+        ("random:seed=٣", r"seed must be an integer, got '٣'"),
+        ("mcts:simulations=" + "9" * 500, r"simulations is a number of 500 characters"),
+        ("mcts:" + "c=1," * 300, r"has 1,205 characters; at most 1000 are allowed"),
+        ("arena_helpers:first_legal:depth=1e999", r"depth must be a finite number, got 1e999"),
+        ("mcts:max_nodes=99999999999", r"max_nodes must be at most \d+ \(2 trees of 72 bytes"),
+        ("puct:max_nodes=1", r"max_nodes must be at least 2, got 1"),
+    ],
+)
+def test_out_of_range_values_are_refused_when_parsed(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_agent_spec(text)
+
+
+def test_spec_objects_check_their_values_too() -> None:
+    with pytest.raises(ValueError, match="time must be a finite number, got inf"):
+        AgentSpec("mcts", (("time", float("inf")),))
+    with pytest.raises(ValueError, match=r"simulations must be an integer, got 2\.5"):
+        AgentSpec("mcts", (("simulations", 2.5),))
+    with pytest.raises(TypeError, match=r"value of k must be a bool, int, float or str"):
+        AgentSpec("arena_helpers:first_legal", (("k", [1]),))
+    with pytest.raises(TypeError, match=r"each option must be a \(str key, value\) pair"):
+        AgentSpec("mcts", ((1, 2),))
+    assert AgentSpec("mcts", (("time", 1),)).build(0).time_limit == 1
+
+
+def test_the_node_bound_is_what_two_trees_take_in_physical_memory() -> None:
+    from agents import tree
+    from connectn_env import memory_limits
+
+    per_node = tree.NUM_INT_FIELDS * 4 + tree.NUM_FLOAT_FIELDS * 8
+    assert per_node == memory_limits.BYTES_PER_NODE
+    ints, floats, _ = tree.new_tree(10)
+    assert (ints.nbytes + floats.nbytes) // 10 == per_node
+    memory = memory_limits.physical_memory()
+    limit = memory_limits.max_tree_nodes()
+    if memory is not None:
+        assert limit == min(2**31 - 1, memory // (2 * per_node))
+    assert memory_limits.check_max_nodes(limit) == limit
+    with pytest.raises(ValueError, match=f"max_nodes must be at most {limit} "):
+        memory_limits.check_max_nodes(limit + 1)
+    with pytest.raises(TypeError, match="max_nodes must be an int"):
+        memory_limits.check_max_nodes(2.0)

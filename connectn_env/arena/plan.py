@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -10,7 +11,7 @@ import numpy as np
 from connectn_env.records.gameconfig import GameConfig
 from connectn_env.specs import AgentSpec
 
-__all__ = ["GameTask", "agent_labels", "plan_games"]
+__all__ = ["GameTask", "agent_labels", "plan_games", "plan_size", "planned_players"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,17 @@ def game_seeds(base_seed: int, pairing: tuple[str, str], index: int) -> tuple[in
     return first, second
 
 
+def planned_players(pairing: tuple[str, str], index: int) -> tuple[str, str]:
+    """Labels of player_0 and player_1 in game ``index`` of ``pairing`` (colours alternate:
+    in even games the pairing's first agent moves first)."""
+    return pairing if index % 2 == 0 else (pairing[1], pairing[0])
+
+
+def plan_size(agents: int, games: int) -> int:
+    """Number of games of a round robin of ``agents`` agents, ``games`` per pairing."""
+    return agents * (agents - 1) // 2 * games
+
+
 def plan_games(
     game: GameConfig,
     specs: list[AgentSpec],
@@ -69,25 +81,23 @@ def plan_games(
     games: int,
     seed: int,
     move_timeout: float | None,
-) -> list[GameTask]:
-    """Every game of a round robin: each pair of agents plays ``games`` games, colours
-    alternating (game 0: the earlier agent on the command line is player_0)."""
+) -> Iterator[GameTask]:
+    """Every game of a round robin, one at a time (the plan is never held in memory, so
+    ``games`` may be huge): each pair of agents plays ``games`` games, colours alternating
+    (game 0: the earlier agent on the command line is player_0)."""
     labels = agent_labels(specs)
-    tasks = []
+    index_of = {label: i for i, label in enumerate(labels)}
     for i in range(len(specs)):
         for j in range(i + 1, len(specs)):
             pairing = (labels[i], labels[j])
             for index in range(games):
-                seats = (i, j) if index % 2 == 0 else (j, i)
-                tasks.append(
-                    GameTask(
-                        game=game,
-                        pairing=pairing,
-                        index=index,
-                        labels=(labels[seats[0]], labels[seats[1]]),
-                        specs=(specs[seats[0]], specs[seats[1]]),
-                        seeds=game_seeds(seed, pairing, index),
-                        move_timeout=move_timeout,
-                    )
+                players = planned_players(pairing, index)
+                yield GameTask(
+                    game=game,
+                    pairing=pairing,
+                    index=index,
+                    labels=players,
+                    specs=(specs[index_of[players[0]]], specs[index_of[players[1]]]),
+                    seeds=game_seeds(seed, pairing, index),
+                    move_timeout=move_timeout,
                 )
-    return tasks

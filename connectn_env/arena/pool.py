@@ -4,15 +4,16 @@ Each worker is a ``spawn``-ed process that plays whole games (``worker.worker_ma
 reports every step. A worker still thinking past its deadline (a hung or very slow agent)
 is killed and replaced; the game is lost by the agent that was thinking. A worker that dies
 (a crash in native code, ``os._exit``) loses the game for the agent it was running.
+Workers end with this process, however it ends (see :mod:`connectn_env.arena.lifeline`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import time
-from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from multiprocessing.connection import Connection, wait
@@ -37,20 +38,24 @@ class _Worker:
     moves: list[int] = field(default_factory=list)
 
 
-def play_games(tasks: list[GameTask], workers: int) -> Iterator[GameResult]:
+def play_games(tasks: Iterable[GameTask], workers: int) -> Iterator[GameResult]:
     """Play ``tasks`` on ``workers`` processes; yield each result as its game ends.
 
-    Closing the iterator early (or an exception in the caller) stops every worker.
+    ``tasks`` is consumed lazily, one task per free worker. Closing the iterator early (or
+    an exception in the caller, ``SystemExit`` from SIGTERM included) stops every worker;
+    the workers also end by themselves if this process dies.
     """
     context = multiprocessing.get_context("spawn")
     lock = context.Lock()
-    queue = deque(tasks)
+    pending = iter(tasks)
     pool: list[_Worker] = []
     try:
-        for _ in range(min(workers, len(tasks))):
+        for _ in range(workers):
+            task = next(pending, None)
+            if task is None:
+                break
             pool.append(_start(context, lock))
-        for worker in pool:
-            _assign(worker, queue)
+            _assign(pool[-1], task)
         while any(worker.task is not None for worker in pool):
             busy = [worker for worker in pool if worker.task is not None]
             ready = wait([w.connection for w in busy], timeout=_wait_seconds(busy))
@@ -63,13 +68,14 @@ def play_games(tasks: list[GameTask], workers: int) -> Iterator[GameResult]:
                     _stop(worker)
                 if worker.process is None:  # died or killed: replace it if work is left
                     index = pool.index(worker)
-                    if queue:
+                    task = next(pending, None)
+                    if task is not None:
                         pool[index] = _start(context, lock)
-                        _assign(pool[index], queue)
+                        _assign(pool[index], task)
                     else:
                         del pool[index]
                 elif result is not None:
-                    _assign(worker, queue)
+                    _assign(worker, next(pending, None))
                 if result is not None:
                     yield result
     finally:
@@ -79,18 +85,18 @@ def play_games(tasks: list[GameTask], workers: int) -> Iterator[GameResult]:
 
 def _start(context: Any, lock: Any) -> _Worker:
     parent, child = context.Pipe()
-    process = context.Process(target=worker_main, args=(child, lock), daemon=True)
+    process = context.Process(target=worker_main, args=(child, lock, os.getpid()), daemon=True)
     process.start()
     child.close()
     return _Worker(process, parent)
 
 
-def _assign(worker: _Worker, queue: deque[GameTask]) -> None:
-    worker.task = queue.popleft() if queue else None
+def _assign(worker: _Worker, task: GameTask | None) -> None:
+    worker.task = task
     worker.seat = worker.deadline = None
     worker.moves = []
-    if worker.task is not None:
-        worker.connection.send(worker.task)
+    if task is not None:
+        worker.connection.send(task)
 
 
 def _wait_seconds(busy: list[_Worker]) -> float:

@@ -3,21 +3,33 @@
 The file's first line describes the tournament (game, parameters, base seed, move
 timeout); every other line is one finished game, appended as soon as it ends. A rerun with
 the same file skips the games already there; a file from a different tournament is
-refused.
+refused. Every line is checked (types, ranges, and the moves replayed through the rules),
+so an edited or corrupted file is refused with the line named rather than counted.
+
+A run killed in the middle of a write leaves a partial last line. Resuming cuts it off by
+truncating the file at its last newline: one ``truncate`` call that never touches the
+finished games before it (the file is never rewritten).
 """
 
 from __future__ import annotations
 
 import json
+import math
+import os
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-from connectn_env.arena.plan import GameTask
+from connectn_env.arena.plan import planned_players
+from connectn_env.records.checks import REASONS, check_date, short_repr
 from connectn_env.records.gameconfig import GameConfig
 from connectn_env.records.record import RESULTS, GameRecord
+from connectn_env.records.textfile import decode_utf8, require_regular_file
 
-__all__ = ["ArenaError", "GameResult", "ResultsFile"]
+__all__ = ["MAX_LINE_BYTES", "ArenaError", "GameResult", "ResultsFile", "cut_partial_line"]
+
+MAX_LINE_BYTES = 2**20  # a game's line is a few kB (the longest games, a 1 kB error message)
 
 
 class ArenaError(ValueError):
@@ -64,7 +76,11 @@ class GameResult:
         return 1.0 if self.players[int(self.result[-1])] == label else 0.0
 
     def to_record(self, game: GameConfig, seed: int) -> GameRecord:
-        """The game as a :class:`GameRecord` (for ``--record``)."""
+        """The game as a :class:`GameRecord` (for ``--record``); its moves are replayed.
+
+        Raises:
+            ValueError: an illegal move, or a result the moves do not give.
+        """
         meta = {"pairing": list(self.pairing), "index": self.index, "seed": seed}
         if self.error is not None:
             meta["error"] = self.error
@@ -86,55 +102,138 @@ class GameResult:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameResult:
-        """Inverse of :meth:`to_json`. Raises ValueError naming a missing or bad key."""
-        try:
-            result = cls(
-                pairing=_pair(data["pairing"], "pairing"),
-                index=int(data["index"]),
-                players=_pair(data["players"], "players"),
-                result=data["result"],
-                reason=data.get("reason", ""),
-                error=data.get("error"),
-                moves=tuple(int(m) for m in data.get("moves", ())),
-                seconds=float(data.get("seconds", 0.0)),
-                max_move_seconds=tuple(data.get("max_move_seconds", (0.0, 0.0))),
-                date=data.get("date", ""),
-            )
-        except KeyError as error:
-            raise ValueError(f"missing key {error}") from None
-        except (TypeError, ValueError) as error:
-            raise ValueError(f"bad value: {error}") from None
-        if result.result not in RESULTS[:3]:
+        """Inverse of :meth:`to_json`, every key checked.
+
+        Raises:
+            ValueError: a missing key or a value of the wrong type or range (named).
+        """
+        for key in ("pairing", "index", "players", "result"):
+            if key not in data:
+                raise ValueError(f"missing key {key!r}")
+        pairing = _labels(data["pairing"], "pairing")
+        players = _labels(data["players"], "players")
+        if pairing[0] == pairing[1] or sorted(players) != sorted(pairing):
+            raise ValueError(f"players {list(players)} do not match pairing {list(pairing)}")
+        index = data["index"]
+        if type(index) is not int or index < 0:
+            raise ValueError(f"key 'index' must be an integer >= 0, got {short_repr(index)}")
+        result = data["result"]
+        if not isinstance(result, str) or result not in RESULTS[:3]:
             raise ValueError(
-                f"key 'result' must be player_0, player_1 or draw, got {result.result}"
+                f"key 'result' must be player_0, player_1 or draw, got {short_repr(result)}"
             )
-        if sorted(result.players) != sorted(result.pairing):
-            raise ValueError(f"players {result.players} do not match pairing {result.pairing}")
-        return result
+        reason = data.get("reason", "")
+        if not isinstance(reason, str) or reason not in REASONS:
+            raise ValueError(f"key 'reason' must be one of {REASONS}, got {short_repr(reason)}")
+        moves = data.get("moves", [])
+        if not isinstance(moves, list) or not all(type(m) is int for m in moves):
+            raise ValueError(f"key 'moves' must be a list of integers, got {short_repr(moves)}")
+        slowest = data.get("max_move_seconds", [0.0, 0.0])
+        if not isinstance(slowest, list) or len(slowest) != 2:
+            raise ValueError(f"key 'max_move_seconds' must hold two numbers, got {slowest!r}")
+        try:
+            date = check_date(data.get("date", ""))
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"key 'date': {error}") from None
+        return cls(
+            pairing=pairing,
+            index=index,
+            players=players,
+            result=result,
+            reason=reason,
+            error=_error(data.get("error")),
+            moves=tuple(moves),
+            seconds=_seconds(data.get("seconds", 0.0), "seconds"),
+            max_move_seconds=(
+                _seconds(slowest[0], "max_move_seconds"),
+                _seconds(slowest[1], "max_move_seconds"),
+            ),
+            date=date,
+        )
 
 
-def _pair(value: Any, name: str) -> tuple[str, str]:
-    if not (isinstance(value, list | tuple) and len(value) == 2):
-        raise ValueError(f"key {name!r} must hold two labels, got {value!r}")
-    return (str(value[0]), str(value[1]))
+def _labels(value: Any, name: str) -> tuple[str, str]:
+    if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) for v in value)):
+        raise ValueError(f"key {name!r} must hold two labels, got {short_repr(value)}")
+    return (value[0], value[1])
+
+
+def _seconds(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"key {name!r} must hold numbers of seconds, got {short_repr(value)}")
+    if not (math.isfinite(value) and value >= 0):
+        raise ValueError(f"key {name!r} must hold finite seconds >= 0, got {value!r}")
+    return float(value)
+
+
+def _error(value: Any) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if (
+        not isinstance(value, dict)
+        or set(value) != {"player", "agent", "type", "message"}
+        or value["player"] not in (0, 1)
+        or isinstance(value["player"], bool)
+        or not all(isinstance(value[k], str) for k in ("agent", "type", "message"))
+    ):
+        raise ValueError(
+            "key 'error' must be null or {player: 0 or 1, agent, type, message: strings}, got "
+            f"{short_repr(value)}"
+        )
+    return dict(value)
+
+
+def cut_partial_line(path: str | Path) -> int:
+    """Cut a partial last line (a write cut short) off the file at ``path``.
+
+    The file is truncated at its last newline (found by reading backwards from the end): a
+    single ``truncate`` call, so the lines before it are never at risk, even if the process
+    is killed during the repair.
+
+    Returns:
+        The number of bytes removed (0 if the file ends with a newline or is empty).
+    """
+    with open(path, "rb") as stream:
+        size = stream.seek(0, os.SEEK_END)
+        end = size
+        while end > 0:
+            start = max(0, end - 65536)
+            stream.seek(start)
+            chunk = stream.read(end - start)
+            newline = chunk.rfind(b"\n")
+            if newline >= 0:
+                end = start + newline + 1
+                break
+            end = start
+    if end < size:
+        os.truncate(path, end)
+    return size - end
 
 
 class ResultsFile:
     """Append-only JSON lines of finished games, resumable.
 
     Args:
-        path: The file (created with its header line if missing or empty).
-        header: The tournament's description; an existing file must have the same.
+        path: The file (created with its header line if missing or empty; if it exists it
+            must be a regular file).
+        header: The tournament's description (``game``, ``params``, ``seed``,
+            ``move_timeout``); an existing file must have the same.
 
     Raises:
-        ArenaError: the file belongs to another tournament or a line is malformed (the
-            message names the line).
+        ArenaError: the file is not a regular file, belongs to another tournament, or a line
+            is malformed, not UTF-8 or longer than 1 MiB (the message names the line).
     """
 
     def __init__(self, path: Path, header: dict[str, Any]) -> None:
         self.path = Path(path)
         self.header = {"type": "tournament", **header}
+        self.game = GameConfig(header["game"], header["params"])
         self.finished: dict[tuple[str, str, int], GameResult] = {}
+        if self.path.exists():
+            try:
+                require_regular_file(self.path, self.path.stat().st_mode)
+            except ValueError as error:
+                raise ArenaError(f"{error}; --out needs a results file") from None
         if self.path.exists() and self.path.stat().st_size > 0:
             self._read()
         else:
@@ -142,59 +241,74 @@ class ResultsFile:
             self._append(self.header)
 
     def _read(self) -> None:
-        lines = self.path.read_text(encoding="utf-8").split("\n")
-        complete = lines[:-1]  # the text after the last newline is an unfinished line
-        if lines[-1].strip():
-            # A write cut short (the run was killed): drop the partial line.
-            text = "\n".join(complete) + ("\n" if complete else "")
-            self.path.write_text(text, encoding="utf-8")
+        seen: dict[tuple[str, str, int], int] = {}
+        complete = True
+        with self.path.open("rb") as stream:
+            for number, line in _lines(stream, self.path):
+                if line is None:  # the partial last line of a killed run
+                    complete = False
+                    break
+                try:
+                    text = decode_utf8(line, str(self.path), number)
+                except ValueError as error:
+                    raise ArenaError(str(error)) from None
+                if number == 1:
+                    self._check_header(self._parse(text, 1))
+                elif text.strip():
+                    result = self._result(self._parse(text, number), number)
+                    if result.key in seen:
+                        raise ArenaError(
+                            f"{self.path} line {number}: game {result.index} of "
+                            f"{' vs '.join(result.pairing)} is already on line {seen[result.key]}"
+                        )
+                    seen[result.key] = number
+                    self.finished[result.key] = result
         if not complete:
+            cut_partial_line(self.path)
+        if self.path.stat().st_size == 0:  # only a partial header was there
             self._append(self.header)
-            return
-        first = self._parse(complete[0], 1)
+
+    def _check_header(self, first: dict[str, Any]) -> None:
         if first.get("type") != "tournament":
             raise ArenaError(f"{self.path} line 1: not a connectn arena results file")
         for key in ("game", "params", "seed", "move_timeout"):
             if first.get(key) != self.header[key]:
                 raise ArenaError(
-                    f"{self.path} holds another tournament: its {key} is {first.get(key)!r}, "
-                    f"this run's is {self.header[key]!r}; use another --out file"
+                    f"{self.path} holds another tournament: its {key} is "
+                    f"{short_repr(first.get(key))}, this run's is {self.header[key]!r}; use "
+                    "another --out file"
                 )
-        seen: dict[tuple[str, str, int], int] = {}
-        for number, line in enumerate(complete[1:], start=2):
-            if not line.strip():
-                continue
-            data = self._parse(line, number)
-            try:
-                result = GameResult.from_json(data)
-            except ValueError as error:
-                raise ArenaError(f"{self.path} line {number}: {error}") from None
-            if result.key in seen:
-                raise ArenaError(
-                    f"{self.path} line {number}: game {result.index} of "
-                    f"{' vs '.join(result.pairing)} is already on line {seen[result.key]}"
-                )
-            seen[result.key] = number
-            self.finished[result.key] = result
+
+    def _result(self, data: dict[str, Any], number: int) -> GameResult:
+        try:
+            result = GameResult.from_json(data)
+            result.to_record(self.game, self.header["seed"])  # replays the moves
+        except (TypeError, ValueError) as error:
+            raise ArenaError(f"{self.path} line {number}: {error}") from None
+        return result
 
     def _parse(self, line: str, number: int) -> dict[str, Any]:
         try:
             data = json.loads(line)
         except json.JSONDecodeError as error:
             raise ArenaError(f"{self.path} line {number}: invalid JSON ({error.msg})") from None
+        except (ValueError, RecursionError) as error:  # a 5,000-digit number, deep nesting
+            raise ArenaError(f"{self.path} line {number}: invalid JSON ({error})") from None
         if not isinstance(data, dict):
             raise ArenaError(f"{self.path} line {number}: expected a JSON object")
         return data
 
-    def check_plan(self, tasks: list[GameTask]) -> None:
-        """Finished games must be the planned games (same seats)."""
-        planned = {task.key: task for task in tasks}
-        for key, result in self.finished.items():
-            task = planned.get(key)
-            if task is not None and task.labels != result.players:
+    def check_plan(self, labels: list[str], games: int) -> None:
+        """Finished games of the planned pairings must have the planned seats."""
+        for result in self.finished.values():
+            a, b = result.pairing
+            if a not in labels or b not in labels or labels.index(a) > labels.index(b):
+                continue
+            expected = planned_players(result.pairing, result.index)
+            if result.index < games and result.players != expected:
                 raise ArenaError(
                     f"{self.path}: game {result.index} of {' vs '.join(result.pairing)} was "
-                    f"played with seats {result.players}, expected {task.labels}"
+                    f"played with seats {result.players}, expected {expected}"
                 )
 
     def add(self, result: GameResult) -> None:
@@ -205,3 +319,30 @@ class ResultsFile:
     def _append(self, data: dict[str, Any]) -> None:
         with self.path.open("a", encoding="utf-8") as stream:
             stream.write(json.dumps(data) + "\n")
+
+
+def _lines(stream: BinaryIO, path: Path) -> Iterator[tuple[int, bytes | None]]:
+    """``(number, line without its newline)`` for each line; ``(number, None)`` for a
+    last line without a newline (cut short), which ends the iteration.
+
+    Raises:
+        ArenaError: a complete line longer than :data:`MAX_LINE_BYTES`.
+    """
+    number = 0
+    while True:
+        line = stream.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        number += 1
+        if line.endswith(b"\n"):
+            yield number, line[:-1]
+            continue
+        while len(line) > MAX_LINE_BYTES:  # too long: complete (refused) or cut short?
+            line = stream.readline(MAX_LINE_BYTES + 1)
+            if line.endswith(b"\n"):
+                raise ArenaError(
+                    f"{path} line {number}: longer than {MAX_LINE_BYTES:,} bytes; not a "
+                    "results file line"
+                )
+        yield number, None
+        return

@@ -9,6 +9,12 @@ ratio), draws counted as half a win and half a loss, with one virtual draw added
 pairing that was played (BayesElo's default prior), which keeps the ratings finite when an
 agent wins every game. Ratings are anchored: ``random`` (the first agent whose spec is
 ``random``) is 0 when present, else the first agent.
+
+Elo intervals: the covariance of the ratings is the inverse of the fit's Fisher information
+(the curvature of its log-likelihood, virtual draws included) with the anchor held fixed;
+each interval is the rating plus or minus 1.96 standard errors. Two agents that both beat
+``random`` in every game get the same capped rating but wide intervals, which says how
+little their games tell.
 """
 
 from __future__ import annotations
@@ -18,14 +24,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from connectn_env.arena.results import GameResult
 
-__all__ = ["PairingStats", "Standing", "elo_ratings", "pairing_stats", "standings", "wilson"]
+__all__ = [
+    "PairingStats",
+    "Standing",
+    "elo_intervals",
+    "elo_ratings",
+    "pairing_stats",
+    "standings",
+    "wilson",
+]
 
 Z95 = 1.959963984540054
 VIRTUAL_DRAWS = 1.0
 CI_METHOD = "Wilson score interval on the score (draws = 1/2), 95%"
 ELO_METHOD = "maximum-likelihood Bradley-Terry, draws = 1/2, one virtual draw per pairing"
+ELO_CI_METHOD = (
+    "rating +- 1.96 standard errors from the Fisher information of the fit (virtual draws "
+    "included), relative to the anchor, 95%"
+)
 
 
 def wilson(score: float, games: int, z: float = Z95) -> tuple[float, float]:
@@ -108,6 +128,24 @@ def anchor_of(labels: Sequence[str]) -> str:
     return next((label for label in labels if label == "random"), labels[0])
 
 
+def _fit_tables(
+    labels: Sequence[str], pairings: Sequence[PairingStats]
+) -> tuple[list[list[float]], list[list[float]]]:
+    """``points[i][j]`` (i's points against j) and ``games[i][j]``, virtual draws included."""
+    index = {label: i for i, label in enumerate(labels)}
+    size = len(labels)
+    points = [[0.0] * size for _ in range(size)]
+    games = [[0.0] * size for _ in range(size)]
+    for p in pairings:
+        if p.games == 0:
+            continue
+        i, j = index[p.a], index[p.b]
+        points[i][j] += p.wins + 0.5 * p.draws + 0.5 * VIRTUAL_DRAWS
+        points[j][i] += p.losses + 0.5 * p.draws + 0.5 * VIRTUAL_DRAWS
+        games[i][j] = games[j][i] = games[i][j] + p.games + VIRTUAL_DRAWS
+    return points, games
+
+
 def elo_ratings(
     labels: Sequence[str], pairings: Sequence[PairingStats], *, tolerance: float = 1e-10
 ) -> dict[str, float]:
@@ -117,17 +155,7 @@ def elo_ratings(
     """
     index = {label: i for i, label in enumerate(labels)}
     size = len(labels)
-    points = [[0.0] * size for _ in range(size)]  # points[i][j]: i's points against j
-    games = [[0.0] * size for _ in range(size)]
-    for p in pairings:
-        if p.games == 0:
-            continue
-        i, j = index[p.a], index[p.b]
-        a_points = p.wins + 0.5 * p.draws + 0.5 * VIRTUAL_DRAWS
-        b_points = p.losses + 0.5 * p.draws + 0.5 * VIRTUAL_DRAWS
-        points[i][j] += a_points
-        points[j][i] += b_points
-        games[i][j] = games[j][i] = games[i][j] + p.games + VIRTUAL_DRAWS
+    points, games = _fit_tables(labels, pairings)
     played = [any(games[i]) for i in range(size)]
     strength = [1.0] * size
     for _ in range(100_000):  # minorisation-maximisation (Hunter 2004)
@@ -148,27 +176,83 @@ def elo_ratings(
     }
 
 
+def elo_intervals(
+    labels: Sequence[str],
+    pairings: Sequence[PairingStats],
+    elo: dict[str, float],
+    z: float = Z95,
+) -> dict[str, tuple[float, float]]:
+    """95% interval of each rating, relative to the anchor: ``elo +- z * standard error``,
+    the standard errors from the Fisher information of the fit (virtual draws included).
+
+    The anchor gets (0, 0); an agent without games (nan, nan); an agent whose games never
+    link it to the anchor (-inf, inf).
+    """
+    size = len(labels)
+    _, games = _fit_tables(labels, pairings)
+    theta = [elo[label] * math.log(10) / 400 for label in labels]  # natural log-strengths
+    information = np.zeros((size, size))
+    for i in range(size):
+        for j in range(i + 1, size):
+            if games[i][j]:
+                p = 1 / (1 + math.exp(theta[j] - theta[i]))
+                w = games[i][j] * p * (1 - p)
+                information[i, i] += w
+                information[j, j] += w
+                information[i, j] -= w
+                information[j, i] -= w
+    anchor = labels.index(anchor_of(labels))
+    linked, frontier = {anchor}, [anchor]
+    while frontier:  # agents connected to the anchor by games
+        i = frontier.pop()
+        for j in range(size):
+            if games[i][j] and j not in linked:
+                linked.add(j)
+                frontier.append(j)
+    others = sorted(linked - {anchor})
+    errors = {}
+    if others:
+        covariance = np.linalg.inv(information[np.ix_(others, others)])
+        scale = 400 / math.log(10)
+        errors = {i: scale * math.sqrt(covariance[k, k]) for k, i in enumerate(others)}
+    intervals = {}
+    for i, label in enumerate(labels):
+        if math.isnan(elo[label]):
+            intervals[label] = (math.nan, math.nan)
+        elif i == anchor:
+            intervals[label] = (0.0, 0.0)
+        elif i in errors:
+            intervals[label] = (elo[label] - z * errors[i], elo[label] + z * errors[i])
+        else:
+            intervals[label] = (-math.inf, math.inf)
+    return intervals
+
+
 @dataclass(frozen=True)
 class Standing:
     """One agent's line of the Elo table."""
 
     label: str
     elo: float
+    elo_ci95: tuple[float, float]
     games: int
     score: float
     errors: int
 
 
 def standings(
-    labels: Sequence[str], results: Sequence[GameResult], elo: dict[str, float]
+    labels: Sequence[str],
+    results: Sequence[GameResult],
+    elo: dict[str, float],
+    intervals: dict[str, tuple[float, float]],
 ) -> list[Standing]:
-    """Every agent with its rating, games, score per game and games lost by error,
-    strongest first."""
+    """Every agent with its rating and interval, games, score per game and games lost by
+    error, strongest first."""
     rows = []
     for label in labels:
         mine = [r for r in results if label in r.players]
         points = sum(r.score_of(label) for r in mine)
         errors = sum(1 for r in mine if r.error and r.error["agent"] == label)
         score = points / len(mine) if mine else math.nan
-        rows.append(Standing(label, elo[label], len(mine), score, errors))
+        rows.append(Standing(label, elo[label], intervals[label], len(mine), score, errors))
     return sorted(rows, key=lambda row: -row.elo if not math.isnan(row.elo) else math.inf)

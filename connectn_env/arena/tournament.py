@@ -6,33 +6,48 @@ import argparse
 import json
 import math
 import os
-import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from connectn_env.arena.plan import agent_labels, plan_games
+from connectn_env.arena.lifeline import exit_on_termination
+from connectn_env.arena.plan import agent_labels, plan_games, plan_size
 from connectn_env.arena.pool import play_games
 from connectn_env.arena.progress import Progress
 from connectn_env.arena.results import ArenaError, GameResult, ResultsFile
 from connectn_env.arena.stats import (
     CI_METHOD,
+    ELO_CI_METHOD,
     ELO_METHOD,
     PairingStats,
     Standing,
     anchor_of,
+    elo_intervals,
     elo_ratings,
     pairing_stats,
     standings,
 )
+from connectn_env.arena.worker import describe_error
 from connectn_env.games.validation import require_int, require_number
+from connectn_env.records.filenames import stem_part
 from connectn_env.records.gameconfig import GameConfig
 from connectn_env.records.record import save_record
+from connectn_env.safetext import printable
 from connectn_env.specs import AgentSpec, parse_agent_spec
 
-__all__ = ["TournamentResult", "run_arena_command", "run_tournament"]
+__all__ = [
+    "MAX_MOVE_TIMEOUT",
+    "MAX_WORKERS",
+    "TournamentResult",
+    "run_arena_command",
+    "run_tournament",
+]
+
+MAX_WORKERS = 256
+MAX_MOVE_TIMEOUT = 86_400.0  # a day
+_LABEL_IN_FILE_NAME = 60  # characters of an agent label in a record's file name
 
 
 @dataclass(frozen=True)
@@ -68,16 +83,22 @@ class TournamentResult:
         return elo_ratings(self.labels, self.pairings)
 
     @property
+    def elo_intervals(self) -> dict[str, tuple[float, float]]:
+        """95% interval of each rating (Fisher information of the fit; see ``stats``)."""
+        return elo_intervals(self.labels, self.pairings, self.elo)
+
+    @property
     def anchor(self) -> str:
         """The agent rated 0 (``random`` when present, else the first agent)."""
         return anchor_of(self.labels)
 
     @property
     def standings(self) -> list[Standing]:
-        return standings(self.labels, self.results, self.elo)
+        return standings(self.labels, self.results, self.elo, self.elo_intervals)
 
     def table(self) -> str:
-        """The pairing table, the Elo table and the errors, as printed by ``connectn arena``."""
+        """The pairing table, the Elo table and the errors, as printed by ``connectn arena``
+        (control characters in labels and error messages escaped)."""
         lines = [f"{self.game}: {self.games} games per pairing, seed {self.seed}", ""]
         lines += _pairing_table(self.pairings)
         lines += ["", *_elo_table(self.standings)]
@@ -87,16 +108,17 @@ class TournamentResult:
             "score: points per game of the pairing's first agent (win 1, draw 1/2);",
             "95% CI: Wilson score interval on the score.",
             f"Elo: {ELO_METHOD}; anchor {self.anchor} = 0.",
+            f"Elo 95% CI: {ELO_CI_METHOD}.",
         ]
         if first:
             share = sum(first) / len(first)
             lines.append(f"player_0 (moves first) scored {share:.3f} over {len(first)} games.")
         lines += _error_lines(self.results)
-        return "\n".join(lines)
+        return printable("\n".join(lines), newlines=True)
 
     def to_json(self) -> dict[str, Any]:
         """The tables as JSON-serialisable data (what ``--json`` writes)."""
-        elo = self.elo
+        elo, intervals = self.elo, self.elo_intervals
         return {
             "game": self.game.name,
             "params": self.game.params,
@@ -106,11 +128,13 @@ class TournamentResult:
             "agents": list(self.labels),
             "pairings": [p.to_json() for p in self.pairings],
             "elo": {label: None if math.isnan(v) else v for label, v in elo.items()},
+            "elo_ci95": {label: _json_interval(intervals[label]) for label in self.labels},
             "elo_anchor": self.anchor,
             "standings": [
                 {
                     "agent": s.label,
                     "elo": None if math.isnan(s.elo) else s.elo,
+                    "elo_ci95": _json_interval(s.elo_ci95),
                     "games": s.games,
                     "score": s.score,
                     "errors": s.errors,
@@ -122,7 +146,7 @@ class TournamentResult:
                 for r in self.results
                 if r.error
             ],
-            "methods": {"ci95": CI_METHOD, "elo": ELO_METHOD},
+            "methods": {"ci95": CI_METHOD, "elo": ELO_METHOD, "elo_ci95": ELO_CI_METHOD},
         }
 
 
@@ -140,25 +164,28 @@ def run_tournament(
 ) -> TournamentResult:
     """Play a round robin: every pair of agents plays ``games`` games, colours alternating.
 
-    Each game runs in a worker process with agents built fresh from their specs and seeded
-    from (``seed``, the pairing, the game number), so results do not depend on ``workers``
-    (time-budgeted agents aside). Call it under ``if __name__ == "__main__":`` in a script
-    (worker processes are spawned).
+    Each agent is built once from its spec before the first game, so a spec that cannot
+    make an agent stops the run with its message. Each game then runs in a worker process
+    with agents built fresh from their specs and seeded from (``seed``, the pairing, the
+    game number), so results do not depend on ``workers`` (time-budgeted agents aside).
+    The plan is streamed, never held in memory. Call it under ``if __name__ ==
+    "__main__":`` in a script (worker processes are spawned).
 
     Args:
         game: A game name (``"connect_four"``...) or a :class:`GameConfig`.
         agents: Two or more agent specs (``"mcts:simulations=200"``, ``"random"``...).
         games: Games per pairing.
-        workers: Worker processes (default: all cores).
+        workers: Worker processes, 1 to 256 (default: all cores).
         seed: Base seed (>= 0).
-        move_timeout: Seconds per move; an agent that takes longer (or hangs) loses the game.
+        move_timeout: Seconds per move (at most a day); an agent that takes longer (or
+            hangs) loses the game.
         out: JSON-lines file that gets every finished game; a rerun resumes from it.
         record_dir: Save every game played as a record (JSON, and SGF for Gomoku and Hex).
         progress: Show progress on stderr.
 
     Raises:
-        ArenaError: fewer than two agents, a ``human`` agent, or a results file from
-            another tournament.
+        ArenaError: fewer than two agents, a ``human`` agent, a spec that fails to build
+            an agent, or a results file from another tournament.
         TypeError, ValueError: a bad argument.
     """
     config = game if isinstance(game, GameConfig) else GameConfig(game)
@@ -169,50 +196,85 @@ def run_tournament(
         raise ArenaError("'human' cannot play in the arena (use connectn play)")
     games = require_int("games", games, 1)
     seed = require_int("seed", seed, 0)
-    workers = require_int("workers", workers if workers is not None else os.cpu_count() or 1, 1)
+    if workers is None:
+        workers = min(os.cpu_count() or 1, MAX_WORKERS)
+    workers = require_int("workers", workers, 1, MAX_WORKERS)
     if move_timeout is not None:
         move_timeout = require_number("move_timeout", move_timeout, 0.0, strict_low=True)
-    tasks = plan_games(config, specs, games=games, seed=seed, move_timeout=move_timeout)
+        if move_timeout > MAX_MOVE_TIMEOUT:
+            raise ValueError(
+                f"move_timeout must be at most {MAX_MOVE_TIMEOUT:g} seconds, got {move_timeout}"
+            )
+    labels = agent_labels(specs)
+    _build_each(labels, specs)
     finished: dict[tuple[str, str, int], GameResult] = {}
     store = None
     if out is not None:
         header = {"game": config.name, "params": config.params, "seed": seed}
         store = ResultsFile(Path(out), {**header, "move_timeout": move_timeout})
-        store.check_plan(tasks)
+        store.check_plan(labels, games)
         finished = dict(store.finished)
-    todo = [task for task in tasks if task.key not in finished]
-    bar = Progress(len(todo), enabled=progress)
+
+    def plan() -> Iterator[Any]:
+        return plan_games(config, specs, games=games, seed=seed, move_timeout=move_timeout)
+
+    planned_done = sum(1 for key in finished if _in_plan(key, labels, games))
+    bar = Progress(plan_size(len(specs), games) - planned_done, enabled=progress)
+    todo = (task for task in plan() if task.key not in finished)
+    played = 0
     for result in play_games(todo, workers):
         finished[result.key] = result
+        played += 1
         if store is not None:
             store.add(result)
         if record_dir is not None:
-            save_record(result.to_record(config, seed), record_dir, stem=_record_stem(result))
+            stem = _record_stem(config, result)
+            save_record(result.to_record(config, seed), record_dir, stem=stem)
         bar.advance()
     return TournamentResult(
         game=config,
-        labels=tuple(agent_labels(specs)),
-        results=tuple(finished[task.key] for task in tasks),
+        labels=tuple(labels),
+        results=tuple(finished[task.key] for task in plan()),
         games=games,
         seed=seed,
         move_timeout=move_timeout,
-        played=len(todo),
+        played=played,
     )
+
+
+def _build_each(labels: list[str], specs: list[AgentSpec]) -> None:
+    """Build every agent once: a spec that cannot make an agent stops the run here."""
+    for label, spec in zip(labels, specs, strict=True):
+        try:
+            spec.build(0)
+        except Exception as error:
+            kind, message = describe_error(error)
+            raise ArenaError(f"agent {label!r} cannot be built: {kind}: {message}") from None
+
+
+def _in_plan(key: tuple[str, str, int], labels: list[str], games: int) -> bool:
+    a, b, index = key
+    return a in labels and b in labels and labels.index(a) < labels.index(b) and index < games
 
 
 def run_arena_command(args: argparse.Namespace) -> int:
-    """``connectn arena``: run the tournament, print the tables, write ``--json``."""
-    result = run_tournament(
-        args.game_config,
-        args.agents,
-        games=args.games,
-        workers=args.workers,
-        seed=args.seed,
-        move_timeout=args.move_timeout,
-        out=args.out,
-        record_dir=args.record,
-        progress=not args.no_progress,
-    )
+    """``connectn arena``: run the tournament, print the tables, write ``--json``.
+
+    SIGTERM and SIGHUP stop the run like Ctrl-C: the workers are stopped, the games
+    finished so far stay in ``--out``.
+    """
+    with exit_on_termination():
+        result = run_tournament(
+            args.game_config,
+            args.agents,
+            games=args.games,
+            workers=args.workers,
+            seed=args.seed,
+            move_timeout=args.move_timeout,
+            out=args.out,
+            record_dir=args.record,
+            progress=not args.no_progress,
+        )
     skipped = len(result.results) - result.played
     if skipped:
         print(f"resumed: {skipped} finished games read from {args.out}, {result.played} played")
@@ -222,9 +284,18 @@ def run_arena_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _record_stem(result: GameResult) -> str:
-    a, b = (re.sub(r"[^A-Za-z0-9_.=-]+", "_", label) for label in result.pairing)
-    return f"{a}-vs-{b}-{result.index:04d}"
+def _record_stem(game: GameConfig, result: GameResult) -> str:
+    """``<game>-<agent>-vs-<agent>-<index>``: labels made safe for file names and cut
+    (with a hash, so they stay distinct) when long."""
+    a, b = (stem_part(label, _LABEL_IN_FILE_NAME) for label in result.pairing)
+    return f"{game.name}-{a}-vs-{b}-{result.index:04d}"
+
+
+def _json_interval(interval: tuple[float, float]) -> list[float | None] | None:
+    """An interval for JSON: nan -> None, infinite ends -> None."""
+    if math.isnan(interval[0]):
+        return None
+    return [v if math.isfinite(v) else None for v in interval]
 
 
 def _pairing_table(pairings: list[PairingStats]) -> list[str]:
@@ -242,11 +313,29 @@ def _pairing_table(pairings: list[PairingStats]) -> list[str]:
 
 def _elo_table(rows: list[Standing]) -> list[str]:
     width = max(len("agent"), *(len(r.label) for r in rows))
-    lines = [f"{'agent':<{width}}    Elo  games  score  errors"]
-    for r in rows:
+    intervals = [_interval_text(r.elo_ci95) for r in rows]
+    ci_width = max(len("95% CI"), *(len(text) for text in intervals))
+    lines = [f"{'agent':<{width}}    Elo  {'95% CI':<{ci_width}}  games  score  errors"]
+    for r, interval in zip(rows, intervals, strict=True):
         elo = "    nan" if math.isnan(r.elo) else f"{round(r.elo):+7d}".replace("+0", " 0")
-        lines.append(f"{r.label:<{width}}{elo}  {r.games:5d}  {r.score:.3f}  {r.errors:6d}")
+        lines.append(
+            f"{r.label:<{width}}{elo}  {interval:<{ci_width}}  {r.games:5d}  {r.score:.3f}  "
+            f"{r.errors:6d}"
+        )
     return lines
+
+
+def _interval_text(interval: tuple[float, float]) -> str:
+    low, high = interval
+    if math.isnan(low):
+        return "-"
+    if low == high == 0:
+        return "anchor"
+
+    def end(value: float) -> str:
+        return f"{value:+.0f}" if math.isfinite(value) else ("-inf" if value < 0 else "+inf")
+
+    return f"[{end(low)}, {end(high)}]"
 
 
 def _error_lines(results: Sequence[GameResult]) -> list[str]:

@@ -13,27 +13,40 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
+from connectn_env.arena.lifeline import die_with_parent
 from connectn_env.arena.plan import GameTask
+from connectn_env.envs.base import AGENTS
+from connectn_env.games import GameState
+from connectn_env.games.validation import require_action
 from connectn_env.specs import AgentSpec
 
-__all__ = ["BUILD_TIMEOUT", "play_game", "worker_main"]
+__all__ = ["BUILD_TIMEOUT", "MAX_MESSAGE_LENGTH", "describe_error", "play_game", "worker_main"]
 
 BUILD_TIMEOUT = 60.0  # seconds an agent may take to be built
 KILL_GRACE = 0.5  # seconds past the move timeout before the parent kills the worker
+MAX_MESSAGE_LENGTH = 1000  # characters of an agent's error message kept in the results
 _WARM_UP_KINDS = ("mcts", "puct")
 
 
-def worker_main(connection: Any, warm_up_lock: Any) -> None:
-    """Serve tasks from ``connection`` until it sends None (the process's target).
+def worker_main(connection: Any, warm_up_lock: Any, parent_pid: int) -> None:
+    """Serve tasks from ``connection`` until it sends None or the parent is gone (the
+    process's target).
 
     Workers warm up one at a time (``warm_up_lock``): on a fresh install the first one
     compiles the numba code into the cache and the others load it, instead of every
-    worker compiling at once. Ctrl-C is left to the parent, which stops its workers.
+    worker compiling at once. Ctrl-C is left to the parent, which stops its workers; if
+    the parent dies (even by SIGKILL), the worker ends too.
     """
+    die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     warmed: set[Any] = set()
     while True:
-        task = connection.recv()
+        try:
+            task = connection.recv()
+        except (EOFError, OSError):  # the parent is gone
+            return
         if task is None:
             return
         with warm_up_lock:
@@ -64,6 +77,11 @@ def play_game(task: GameTask, report: Callable[[tuple], None]) -> dict[str, Any]
     """Play ``task`` to the end; an agent that raises, runs out of time, plays an illegal
     move or changes the env loses the game.
 
+    The worker keeps its own copy of the position, out of the agents' reach: each action
+    is checked and played on it, and after every move the env's whole state (the game,
+    the position array, whose turn it is) must equal it. An agent that wrote into the env
+    during its move (a stone put on the board, say) forfeits with ``PositionTampered``.
+
     Returns:
         ``{"result", "reason", "error", "moves", "seconds", "max_move_seconds"}`` where
         ``error`` is None or ``{"player", "agent", "type", "message"}``.
@@ -71,6 +89,7 @@ def play_game(task: GameTask, report: Callable[[tuple], None]) -> dict[str, Any]
     start = time.perf_counter()
     env = task.game.make_env()
     env.reset()
+    reference = task.game.make_game().new_initial_state()
     moves: list[int] = []
     slowest = [0.0, 0.0]
 
@@ -94,31 +113,71 @@ def play_game(task: GameTask, report: Callable[[tuple], None]) -> dict[str, Any]
         try:
             agents.append(task.specs[seat].build(task.seeds[seat]))
         except Exception as error:
-            return forfeit(seat, type(error).__name__, str(error))
+            return forfeit(seat, *describe_error(error))
     timeout = task.move_timeout
-    while not env.game_state.is_terminal():
-        state = env.game_state
-        seat, before = state.current_player(), state.move_number
+    while not reference.is_terminal():
+        seat = reference.current_player()
         deadline = None if timeout is None else time.monotonic() + timeout + KILL_GRACE
         report(("think", seat, deadline))
         begin = time.perf_counter()
         try:
             action = agents[seat].act(env)
         except Exception as error:
-            return forfeit(seat, type(error).__name__, str(error))
+            return forfeit(seat, *describe_error(error))
         elapsed = time.perf_counter() - begin
         report(("think", None, None))
         slowest[seat] = max(slowest[seat], elapsed)
-        if env.game_state is not state or state.move_number != before:
-            return forfeit(seat, "EnvChanged", "the agent changed the env during its move")
+        changed = tampering(env, reference)
+        if changed is not None:
+            return forfeit(seat, "PositionTampered", f"the agent changed {changed} during its move")
         if timeout is not None and elapsed > timeout:
             message = f"move took {elapsed:.3f} s, more than the {timeout:g} s move timeout"
             return forfeit(seat, "MoveTimeout", message, reason="timeout")
         try:
+            action = require_action(action, reference.game.num_actions)
+            reference.apply_action(action)
             env.step(action)
         except Exception as error:
-            return forfeit(seat, type(error).__name__, str(error))
-        moves.append(int(action))
-        report(("move", int(action)))
-    winner = env.game_state.winner
+            return forfeit(seat, *describe_error(error))
+        changed = tampering(env, reference)
+        if changed is not None:  # the agent replaced env.step, say
+            return forfeit(seat, "PositionTampered", f"the agent changed {changed} during its move")
+        moves.append(action)
+        report(("move", action))
+    winner = reference.winner
     return finish("draw" if winner is None else f"player_{winner}")
+
+
+def tampering(env: Any, reference: GameState) -> str | None:
+    """What of the env differs from the arena's own copy of the position, or None.
+
+    The whole position array is compared, not only the move count: a stone written
+    into the board is found.
+    """
+    state = getattr(env, "game_state", None)
+    if not isinstance(state, GameState) or getattr(env, "game", None) != reference.game:
+        return "the game"
+    if state.game != reference.game:
+        return "the game"
+    if not np.array_equal(state.data, reference.data):
+        return "the position"
+    if not reference.is_terminal() and env.agent_selection != AGENTS[reference.current_player()]:
+        return "whose turn it is"
+    return None
+
+
+def describe_error(error: BaseException) -> tuple[str, str]:
+    """``(type name, message)`` of an agent's exception, each cut to
+    :data:`MAX_MESSAGE_LENGTH` characters (an exception whose ``str`` fails is named so)."""
+    kind = type(error).__name__
+    try:
+        message = str(error)
+    except Exception:
+        message = f"(the {kind}'s message cannot be shown)"
+    return _cut(kind), _cut(message)
+
+
+def _cut(text: str) -> str:
+    if len(text) <= MAX_MESSAGE_LENGTH:
+        return text
+    return text[: MAX_MESSAGE_LENGTH - 3] + "..."

@@ -11,9 +11,10 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from connectn_env.envs.order import CallOrderError, OrderEnforcedEnv
+from connectn_env.envs.reset_args import require_reset_options, require_reset_seed
 from connectn_env.games import BoardGame, GameState, IllegalActionError
 from connectn_env.games.validation import require_action, require_choice
 from connectn_env.render.dispatch import StateRenderer
@@ -100,7 +101,14 @@ class BoardGameEnv(AECEnv):
         return self._action_spaces[self._check_agent(agent)]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new game from the empty board; ``seed`` also seeds the action spaces."""
+        """Start a new game from the empty board; ``seed`` also seeds the action spaces.
+
+        Raises:
+            TypeError, ValueError: ``seed`` is not None or an int >= 0 (numpy integers are
+                fine), or ``options`` is not None or a dict; the env is unchanged.
+        """
+        seed = require_reset_seed(seed)
+        require_reset_options(options)
         if seed is not None:
             for offset, agent in enumerate(AGENTS):
                 self._action_spaces[agent].seed(seed + offset)
@@ -192,7 +200,7 @@ class BoardGameEnv(AECEnv):
         self.agent_selection = AGENTS[0]
 
     def _check_agent(self, agent: Any) -> str:
-        if agent not in AGENTS:
+        if not isinstance(agent, str) or agent not in AGENTS:
             raise ValueError(f"agent must be one of {', '.join(AGENTS)}, got {agent!r}")
         return agent
 
@@ -201,11 +209,13 @@ class BoardGameEnv(AECEnv):
 
 
 def wrap_classic(raw: BoardGameEnv) -> AECEnv:
-    """Wrap ``raw`` like PettingZoo's classic envs: call order is enforced (reset first).
+    """Wrap ``raw`` like PettingZoo's classic envs: call order is enforced (reset first),
+    with :class:`~connectn_env.envs.order.CallOrderError` (a ``ValueError``) for calls out
+    of order.
 
     ``raw`` should be built with ``illegal_action="lose"`` for the classic convention.
     """
-    return wrappers.OrderEnforcingWrapper(raw)
+    return OrderEnforcedEnv(raw)
 
 
 __all__ = [
@@ -213,6 +223,7 @@ __all__ = [
     "ILLEGAL_ACTION_MODES",
     "RENDER_MODES",
     "BoardGameEnv",
+    "CallOrderError",
     "IllegalActionError",
     "wrap_classic",
 ]

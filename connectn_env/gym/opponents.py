@@ -7,6 +7,7 @@ an episode and ``act(state) -> action`` for the player to move in a
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -14,6 +15,8 @@ import numpy as np
 
 from connectn_env.envs.base import BoardGameEnv
 from connectn_env.games import BoardGame, GameState, IllegalActionError
+from connectn_env.games.validation import require_action
+from connectn_env.memory_limits import check_max_nodes
 
 OPPONENT_NAMES = ("random", "mcts")
 
@@ -126,6 +129,15 @@ class MCTSOpponent(AgentOpponent):
                 "opponent_kwargs must not hold a seed: the env seeds its opponent "
                 "(use reset(seed=...))"
             )
+        allowed = set(inspect.signature(MCTSAgent).parameters) - {"seed"}
+        unknown = sorted(str(key) for key in kwargs if key not in allowed)
+        if unknown:
+            raise TypeError(
+                f"opponent_kwargs {kwargs!r}: {unknown[0]!r} is not an MCTSAgent argument; "
+                f"valid: {', '.join(sorted(allowed))}"
+            )
+        if "max_nodes" in kwargs:  # what the machine cannot hold is refused now
+            check_max_nodes(kwargs["max_nodes"])
         self.kwargs = dict(kwargs)
         simulations = kwargs.get("simulations")
         if "max_nodes" not in kwargs and isinstance(simulations, int) and simulations > 0:
@@ -146,14 +158,18 @@ class MCTSOpponent(AgentOpponent):
 def play_reply(opponent: Opponent, state: GameState) -> None:
     """Play ``opponent``'s choice in ``state``.
 
+    The action is checked in Python (an integer inside the action space) before it
+    reaches the compiled rules, so an opponent answering ``2**63`` gets a clear error.
+
     Raises:
-        IllegalActionError: the opponent chose an illegal action or a non-integer (its
-            message names the opponent); ``state`` is unchanged.
+        IllegalActionError: the opponent chose an illegal action, one outside the action
+            space or a non-integer (its message names the opponent); ``state`` is unchanged.
     """
     action = opponent.act(state)
     try:
+        action = require_action(action, state.game.num_actions)
         state.apply_action(action)
-    except (TypeError, IllegalActionError) as error:
+    except (TypeError, ValueError) as error:
         raise IllegalActionError(
             f"the opponent {opponent!r} chose an illegal action: {error}"
         ) from error
@@ -189,13 +205,17 @@ def make_opponent(
             )
         if opponent == "mcts":
             return MCTSOpponent(opponent_kwargs or {}, game)
+        if opponent_kwargs:
+            raise ValueError(
+                f"opponent_kwargs are only used with opponent='mcts', got {opponent_kwargs!r} "
+                f"for opponent {opponent!r}"
+            )
+        return RandomOpponent()
     if opponent_kwargs:
         raise ValueError(
             f"opponent_kwargs are only used with opponent='mcts', got {opponent_kwargs!r} "
             f"for opponent {opponent!r}"
         )
-    if opponent == "random":
-        return RandomOpponent()
     if hasattr(opponent, "act"):
         return AgentOpponent(opponent, game)
     if callable(opponent):

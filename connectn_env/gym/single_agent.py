@@ -9,6 +9,7 @@ import numpy as np
 from gymnasium import spaces
 
 from connectn_env.envs.base import RENDER_MODES
+from connectn_env.envs.reset_args import require_reset_options, require_reset_seed
 from connectn_env.games import BoardGame, GameState, IllegalActionError
 from connectn_env.games.validation import require_action, require_choice
 from connectn_env.gym.opponents import make_opponent, play_reply
@@ -112,21 +113,32 @@ class BoardGameGymEnv(gymnasium.Env):
         move if the learner moves second.
 
         Args:
-            seed: Seeds the env's generator, which draws the side and the opponent's seed.
+            seed: Seeds the env's generator, which draws the side and the opponent's seed:
+                None or an int >= 0 (numpy integers are fine).
             options: Not used; must be None or an empty dict.
+
+        Raises:
+            TypeError, ValueError: a bad ``seed`` or ``options``; the env is unchanged, as
+                it is when the opponent's opening move fails.
         """
-        if options:
+        seed = require_reset_seed(seed)
+        if require_reset_options(options):
             raise ValueError(f"reset takes no options, got {options!r}")
-        super().reset(seed=seed)
-        if self.learner_side == "random":
-            self.learner = int(self.np_random.integers(2))
-        else:
-            self.learner = LEARNER_SIDES.index(self.learner_side)
-        self.opponent.reset(int(self.np_random.integers(_SEED_BOUND)))
-        self.game_state = self.game.new_initial_state()
-        self._over = False
-        if self.learner == 1:
-            play_reply(self.opponent, self.game_state)
+        saved = self._episode()
+        try:
+            super().reset(seed=seed)
+            if self.learner_side == "random":
+                self.learner = int(self.np_random.integers(2))
+            else:
+                self.learner = LEARNER_SIDES.index(self.learner_side)
+            self.opponent.reset(int(self.np_random.integers(_SEED_BOUND)))
+            self.game_state = self.game.new_initial_state()
+            self._over = False
+            if self.learner == 1:
+                play_reply(self.opponent, self.game_state)
+        except Exception:
+            self._restore(saved)
+            raise
         if self.render_mode == "human":
             self.render()
         return self._observation(), {"action_mask": self.action_masks()}
@@ -188,6 +200,18 @@ class BoardGameGymEnv(gymnasium.Env):
         return self.game_state.legal_action_mask()
 
     # --- helpers -------------------------------------------------------------------------
+
+    def _episode(self) -> tuple[Any, ...]:
+        """What ``reset`` changes, to put back if it fails."""
+        generator = self._np_random
+        state = None if generator is None else generator.bit_generator.state
+        return generator, state, self._np_random_seed, self.learner, self.game_state, self._over
+
+    def _restore(self, saved: tuple[Any, ...]) -> None:
+        generator, state, seed, self.learner, self.game_state, self._over = saved
+        if generator is not None:
+            generator.bit_generator.state = state
+        self._np_random, self._np_random_seed = generator, seed
 
     def _observation(self) -> np.ndarray:
         return self.game_state.observation(self.learner)

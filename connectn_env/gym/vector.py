@@ -12,6 +12,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from connectn_env.envs.reset_args import require_reset_options, require_reset_seed
 from connectn_env.games import BoardGame, GameState, IllegalActionError
 from connectn_env.games.contract import xorshift_next
 from connectn_env.games.validation import require_choice, require_int
@@ -28,11 +29,13 @@ from connectn_env.gym.single_agent import (
     LEARNER_SIDES,
     check_learner_side,
 )
+from connectn_env.memory_limits import check_fits_in_memory
 from connectn_env.render.dispatch import StateRenderer
 
 VECTOR_RENDER_MODES = ("rgb_array", "ansi")
 AUTORESET_MODES = (AutoresetMode.NEXT_STEP.value, AutoresetMode.SAME_STEP.value)
 _SEED_BOUND = 2**63
+_COPIES = 4  # arrays per board: states, a saved copy, observations and masks, step buffers
 
 
 class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
@@ -82,7 +85,7 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
     ) -> None:
         if not isinstance(game, BoardGame):
             raise TypeError(f"game must be a BoardGame, got {type(game).__name__}")
-        self.num_envs = require_int("num_envs", num_envs, 1)
+        self.num_envs = check_fits_in_memory("num_envs", num_envs, _bytes_per_board(game))
         self.learner_side = require_choice("learner_side", learner_side, LEARNER_SIDES)
         check_learner_side(game, learner_side)
         self.illegal_action = require_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
@@ -132,13 +135,20 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         """Reset every board, or those in ``options["reset_mask"]`` (bool array (num_envs,)).
 
         Args:
-            seed: None, an int ``s`` (board ``i`` gets ``s + i``) or a list of num_envs
-                ints or Nones; a board without a seed continues its generator.
+            seed: None, an int ``s >= 0`` (board ``i`` gets ``s + i``) or a list of
+                num_envs ints >= 0 or Nones; a board without a seed continues its
+                generator. numpy integers are fine, bools are not.
             options: None or ``{"reset_mask": mask}``.
+
+        Raises:
+            TypeError, ValueError: a bad seed or options; every argument is checked
+                before any board changes.
         """
         which = self._reset_mask(options)
         seeds = self._board_seeds(seed)
-        super().reset(seed=seed if isinstance(seed, int) else None)
+        super().reset(
+            seed=seeds[0] if seed is not None and not isinstance(seed, list | tuple) else None
+        )
         for i, board_seed in enumerate(seeds):
             if which[i] and board_seed is not None:
                 self._rngs[i] = _rng_state(board_seed)
@@ -331,6 +341,10 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         return obs
 
     def _validate_actions(self, actions: Any) -> np.ndarray:
+        if isinstance(actions, list | tuple) and any(
+            isinstance(a, bool | np.bool_) for a in actions
+        ):
+            raise TypeError(f"actions must be integers, not bools, got {actions!r}")
         array = np.asarray(actions)
         if array.dtype.kind not in "iu":
             raise TypeError(
@@ -348,9 +362,9 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         return array.astype(np.int64)
 
     def _reset_mask(self, options: dict[str, Any] | None) -> np.ndarray:
-        if options is None or not options:
+        if not require_reset_options(options):
             return np.ones(self.num_envs, dtype=np.bool_)
-        if not isinstance(options, dict) or set(options) != {"reset_mask"}:
+        if set(options) != {"reset_mask"}:
             raise ValueError(f"options must be None or {{'reset_mask': mask}}, got {options!r}")
         mask = options["reset_mask"]
         if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_:
@@ -362,19 +376,19 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
             )
         return mask.copy()
 
-    def _board_seeds(self, seed: int | list[int | None] | None) -> list[int | None]:
-        if seed is None:
+    def _board_seeds(self, seed: Any) -> list[int | None]:
+        """Each board's seed; every one is checked before any is used."""
+        if isinstance(seed, list | tuple):
+            if len(seed) != self.num_envs:
+                raise ValueError(
+                    f"seed must be None, an int or a list of {self.num_envs} ints or Nones, "
+                    f"got a list of {len(seed)}"
+                )
+            return [require_reset_seed(s, f"seed[{i}]") for i, s in enumerate(seed)]
+        first = require_reset_seed(seed)
+        if first is None:
             return [None] * self.num_envs
-        if isinstance(seed, int) and not isinstance(seed, bool):
-            return [seed + i for i in range(self.num_envs)]
-        if isinstance(seed, list | tuple) and len(seed) == self.num_envs:
-            for s in seed:
-                if s is not None and (isinstance(s, bool) or not isinstance(s, int)):
-                    raise TypeError(f"seeds must be ints or None, got {s!r}")
-            return list(seed)
-        raise ValueError(
-            f"seed must be None, an int or a list of {self.num_envs} ints or Nones, got {seed!r}"
-        )
+        return [first + i for i in range(self.num_envs)]
 
     @contextmanager
     def _restored_on_error(self) -> Iterator[None]:
@@ -417,6 +431,12 @@ def _reply_plan(
             return (agent.simulations or 1000, agent.exploration, agent.max_nodes), None
     others = [make_opponent(opponent, opponent_kwargs, game) for _ in range(num_envs - 1)]
     return None, [first, *others]
+
+
+def _bytes_per_board(game: BoardGame) -> int:
+    """Memory one board takes (its state, observation and mask, each kept in a few copies)."""
+    state = game.new_initial_state().data.nbytes
+    return _COPIES * (state + 2 * game.rows * game.cols + 9 * game.num_actions)
 
 
 def _rng_state(seed: int) -> np.uint64:

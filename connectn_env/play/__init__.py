@@ -22,6 +22,10 @@ from connectn_env.play.ui import choose_ui, display_problem
 HUMAN = "human"
 
 
+class AgentBuildError(ValueError):
+    """The opponent's spec did not give an agent (its factory failed or returned no agent)."""
+
+
 def run_play(args: argparse.Namespace) -> int:
     """``connectn play``: build the game and the opponent from ``args`` and play.
 
@@ -33,6 +37,7 @@ def run_play(args: argparse.Namespace) -> int:
 
     Raises:
         ValueError: a bad game option, agent spec or ``ui``.
+        AgentBuildError: the opponent's spec did not give an agent.
     """
     from connectn_env.gameoptions import game_config_from_args
     from connectn_env.specs import AgentSpec, parse_agent_spec
@@ -42,7 +47,12 @@ def run_play(args: argparse.Namespace) -> int:
         spec = parse_agent_spec(spec)
     config = getattr(args, "game_config", None) or game_config_from_args(args)
     ui, note = choose_ui(args.ui)
-    agent = spec.build(args.seed)
+    try:
+        agent = spec.build(args.seed)
+    except Exception as error:
+        raise AgentBuildError(
+            f"the opponent {spec} cannot be built: {type(error).__name__}: {error}"
+        ) from error
     recorder = None if args.record is None else _recorder(args.record, str(spec), args.seed)
     session = GameSession(
         config.make_env(), agent, human_player=0 if args.human_first else 1, on_game_over=recorder
@@ -95,6 +105,7 @@ def _recorder(
 
 
 __all__ = [
+    "AgentBuildError",
     "Analysis",
     "Answer",
     "GameSession",

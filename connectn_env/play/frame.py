@@ -21,6 +21,7 @@ import pygame.freetype
 from connectn_env.games.validation import require_number
 from connectn_env.render.pygame_renderer import PygameRenderer
 from connectn_env.render.theme import BACKGROUND, STATUS_BAR, TEXT
+from connectn_env.safetext import printable
 
 PAD = 10
 STATUS_FONT, SMALL_FONT = 17, 14
@@ -53,7 +54,7 @@ class BoardFrame:
         if not isinstance(title, str):
             raise TypeError(f"title must be a str, got {type(title).__name__}")
         self.renderer = renderer
-        self.title = title
+        self.title = printable(title)
         self.key_help = key_help
         self.small_lines = small_lines
         self.window: Any = None
@@ -137,10 +138,11 @@ class BoardFrame:
         colour: RGB = TEXT,
         centre: bool = False,
     ) -> int:
-        """Draw one line of text in ``rect`` (shrunk to fit); returns its right edge."""
+        """Draw one line of text in ``rect`` (shrunk to fit; control characters escaped);
+        returns its right edge."""
         if not text:
             return rect.x
-        picture, _ = self.fonts[1 if small else 0].render(text, colour)
+        picture, _ = self.fonts[1 if small else 0].render(printable(text), colour)
         if picture.get_width() > rect.w:
             scale = rect.w / picture.get_width()
             picture = pygame.transform.smoothscale(

@@ -7,6 +7,7 @@ from typing import Any, TextIO
 
 from connectn_env.play.notation import move_name
 from connectn_env.render.ansi import STONE_CHARS, render_ansi
+from connectn_env.safetext import printable
 
 TERMINAL_HELP = (
     "Enter or n: next move, p: previous, f: first, l: last, a number: that move, q: quit."
@@ -59,8 +60,8 @@ def replay_terminal(
     last = len(states) - 1
     index = 0
 
-    def say(text: str) -> None:
-        stdout.write(text + "\n")
+    def say(text: str) -> None:  # names from the file: control characters escaped
+        stdout.write(printable(text, newlines=True) + "\n")
         stdout.flush()
 
     say(f"{record.game}: {record.players[0]} ({names[0]}) vs {record.players[1]} ({names[1]}).")
@@ -100,7 +101,8 @@ def replay_terminal(
             say(f"No such move: {int(entry)} (moves are 0 to {last}).")
         else:
             say(
-                f"{line.strip()!r} is not a replay command (moves are 0 to {last}). {TERMINAL_HELP}"
+                f"{line.strip()[:40]!r} is not a replay command (moves are 0 to {last}). "
+                f"{TERMINAL_HELP}"
             )
 
 

@@ -10,6 +10,7 @@ from connectn_env.play.notation import move_format, move_name, parse_move
 from connectn_env.play.session import HINT, MOVE, GameSession
 from connectn_env.play.thinking import think
 from connectn_env.render.ansi import STONE_CHARS, render_ansi
+from connectn_env.safetext import printable
 
 NAMES = (STONE_CHARS[1], STONE_CHARS[2])
 COMMANDS = ("undo", "new", "hint", "switch", "help", "quit")
@@ -212,7 +213,9 @@ class TerminalGame:
         return f"Enter {move_format(self.session.game)}; commands: {', '.join(commands)}."
 
     def _say(self, text: str) -> None:
-        self.stdout.write(text + "\n")
+        """Write ``text`` and a newline; control characters (in names, an agent's error
+        message) are escaped, so none reaches the terminal."""
+        self.stdout.write(printable(text, newlines=True) + "\n")
         self.stdout.flush()
 
 

@@ -9,7 +9,18 @@ from pathlib import Path
 from typing import Any
 
 from connectn_env.games import GameState, IllegalActionError
+from connectn_env.records.checks import (
+    MAX_NESTING,
+    check_date,
+    check_json_nesting,
+    check_json_value,
+    check_moves,
+    check_reason,
+    short_repr,
+)
+from connectn_env.records.filenames import MAX_STEM_LENGTH, check_stem, stem_part
 from connectn_env.records.gameconfig import GameConfig
+from connectn_env.records.textfile import read_record_file
 
 __all__ = [
     "RESULTS",
@@ -31,6 +42,11 @@ SGF_GAMES = ("gomoku", "hex")
 class GameRecord:
     """One game: which game, who played, the moves and how it ended.
 
+    Every field is checked when a record is made, and the moves are replayed through the
+    rules: each must be legal, and the result must be what they give (a decided game whose
+    final position is not won needs a ``reason``). A record that breaks this raises
+    ``TypeError``/``ValueError`` naming the field, so a loaded record can be trusted.
+
     Attributes:
         game: The game and its parameters.
         moves: Actions in order (the env's action indices; Hex swap = ``rows * cols``).
@@ -40,8 +56,9 @@ class GameRecord:
         reason: How a decided game ended when it is not on the board: ``""`` (on the board),
             ``"resign"``, ``"forfeit"`` (an agent failed: see ``meta["error"]``) or
             ``"timeout"``.
-        date: ISO 8601 time the game ended (UTC).
-        meta: Anything else worth keeping (JSON-serialisable): seeds, errors, event.
+        date: ISO 8601 time the game ended (UTC); at most 64 characters.
+        meta: Anything else worth keeping (JSON data, nested at most 31 levels): seeds,
+            errors, event.
     """
 
     game: GameConfig
@@ -55,12 +72,59 @@ class GameRecord:
     def __post_init__(self) -> None:
         if not isinstance(self.game, GameConfig):
             raise TypeError(f"game must be a GameConfig, got {self.game!r}")
-        if self.result not in RESULTS:
-            raise ValueError(f"result must be one of {', '.join(RESULTS)}, got {self.result!r}")
-        if len(self.players) != 2 or not all(isinstance(p, str) for p in self.players):
-            raise TypeError(f"players must be two strings, got {self.players!r}")
-        object.__setattr__(self, "moves", tuple(int(m) for m in self.moves))
-        object.__setattr__(self, "players", tuple(self.players))
+        players = self.players
+        if not (
+            isinstance(players, tuple | list)
+            and len(players) == 2
+            and all(isinstance(p, str) for p in players)
+        ):
+            raise TypeError(f"players must be two strings, got {short_repr(players)}")
+        if not isinstance(self.result, str) or self.result not in RESULTS:
+            allowed = ", ".join(RESULTS)
+            raise ValueError(f"result must be one of {allowed}, got {short_repr(self.result)}")
+        check_reason(self.reason)
+        check_date(self.date)
+        if not isinstance(self.meta, dict):
+            raise TypeError(f"meta must be a dict, got {short_repr(self.meta)}")
+        check_json_value(self.meta, "meta", MAX_NESTING - 1)
+        game = self.game.make_game()
+        object.__setattr__(self, "moves", check_moves(self.moves, game.num_actions))
+        object.__setattr__(self, "players", tuple(players))
+        self._check_result(game.new_initial_state())
+
+    def _check_result(self, state: GameState) -> None:
+        """Replay the moves through the rules: each must be legal, and the result must be
+        what they give (a win off the board needs a reason: resign, forfeit or timeout)."""
+        for number, action in enumerate(self.moves, start=1):
+            try:
+                state.apply_action(action)
+            except IllegalActionError as error:
+                raise ValueError(f"move {number}: {error}") from None
+        on_board = result_of(state)
+        moves = f"{len(self.moves)} move{'' if len(self.moves) == 1 else 's'}"
+        if on_board != "unfinished":
+            if self.result != on_board:
+                raise ValueError(
+                    f"result {self.result!r} contradicts the final position ({on_board})"
+                )
+            if self.reason:
+                raise ValueError(
+                    f"reason {self.reason!r} contradicts the final position: the game ended "
+                    f"on the board ({on_board} after {moves})"
+                )
+        elif self.result in ("player_0", "player_1"):
+            if not self.reason:
+                raise ValueError(
+                    f"result {self.result!r} is not what the moves give: after {moves} the "
+                    "game is unfinished, and a win off the board needs a reason (resign, "
+                    "forfeit or timeout)"
+                )
+        elif self.reason:
+            raise ValueError(f"reason {self.reason!r} needs a winner, not result {self.result!r}")
+        elif self.result == "draw":
+            raise ValueError(
+                f"result 'draw' is not what the moves give: after {moves} the game is unfinished"
+            )
 
     @classmethod
     def from_state(
@@ -94,18 +158,11 @@ class GameRecord:
         )
 
     def replay_states(self) -> list[GameState]:
-        """The initial position and the position after every move (``len(moves) + 1``).
-
-        Raises:
-            ValueError: a move is illegal (the message names the move number).
-        """
+        """The initial position and the position after every move (``len(moves) + 1``)."""
         state = self.game.make_game().new_initial_state()
         states = [state.clone()]
-        for number, action in enumerate(self.moves, start=1):
-            try:
-                state.apply_action(action)
-            except IllegalActionError as error:
-                raise ValueError(f"move {number}: {error}") from None
+        for action in self.moves:  # legal: checked when the record was made
+            state.apply_action(action)
             states.append(state.clone())
         return states
 
@@ -126,23 +183,6 @@ def result_of(state: GameState) -> str:
     return "draw" if state.winner is None else f"player_{state.winner}"
 
 
-def check_consistent(record: GameRecord, where: str) -> None:
-    """Replay the moves; the result must agree with a finished position.
-
-    Raises:
-        ValueError: an illegal move (also any move after the end) or a contradicting result.
-    """
-    try:
-        states = record.replay_states()
-    except ValueError as error:
-        raise ValueError(f"{where}: {error}") from None
-    on_board = result_of(states[-1])
-    if on_board != "unfinished" and record.result != on_board:
-        raise ValueError(
-            f"{where}: result {record.result!r} contradicts the final position ({on_board})"
-        )
-
-
 def record_to_json(record: GameRecord) -> dict[str, Any]:
     """The record as a JSON-serialisable dict."""
     return {
@@ -160,40 +200,47 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
 
 
 def record_from_json(data: Any, where: str = "record") -> GameRecord:
-    """Inverse of :func:`record_to_json`, validated (moves replayed).
+    """Inverse of :func:`record_to_json`, validated (moves replayed through the rules).
 
     Raises:
-        ValueError: a missing or malformed key (named in the message), or illegal moves.
+        ValueError: a missing or malformed key (named in the message), an illegal move, or
+            a result the moves do not give.
     """
     if not isinstance(data, dict):
         raise ValueError(f"{where}: expected a JSON object, got {type(data).__name__}")
     if data.get("format") != FORMAT:
-        raise ValueError(f"{where}: key 'format' must be {FORMAT!r}, got {data.get('format')!r}")
-    if data.get("version") != VERSION:
-        raise ValueError(f"{where}: key 'version' must be {VERSION}, got {data.get('version')!r}")
+        got = short_repr(data.get("format"))
+        raise ValueError(f"{where}: key 'format' must be {FORMAT!r}, got {got}")
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:  # not True, not 1.0
+        raise ValueError(f"{where}: key 'version' must be {VERSION}, got {short_repr(version)}")
     for key, kind in (("game", str), ("params", dict), ("players", list), ("moves", list)):
         if not isinstance(data.get(key), kind):
             raise ValueError(
-                f"{where}: key {key!r} must be a {kind.__name__}, got {data.get(key)!r}"
+                f"{where}: key {key!r} must be a {kind.__name__}, got {short_repr(data.get(key))}"
+            )
+    optional = {"result": (str, "unfinished"), "reason": (str, ""), "date": (str, "")}
+    optional["meta"] = (dict, {})
+    values = {}
+    for key, (kind, default) in optional.items():
+        values[key] = data.get(key, default)
+        if not isinstance(values[key], kind):
+            raise ValueError(
+                f"{where}: key {key!r} must be a {kind.__name__}, got {short_repr(values[key])}"
             )
     moves = data["moves"]
-    if not all(isinstance(m, int) and not isinstance(m, bool) for m in moves):
-        raise ValueError(f"{where}: key 'moves' must hold integer actions, got {moves!r}")
+    if not all(type(m) is int for m in moves):
+        bad = next(m for m in moves if type(m) is not int)
+        raise ValueError(f"{where}: key 'moves' must hold integer actions, got {short_repr(bad)}")
     try:
-        game = GameConfig(data["game"], data["params"])
-        record = GameRecord(
-            game=game,
+        return GameRecord(
+            game=GameConfig(data["game"], data["params"]),
             moves=tuple(moves),
             players=tuple(data["players"]),
-            result=data.get("result", "unfinished"),
-            reason=data.get("reason", ""),
-            date=data.get("date", ""),
-            meta=data.get("meta", {}),
+            **values,
         )
     except (TypeError, ValueError) as error:
         raise ValueError(f"{where}: {error}") from None
-    check_consistent(record, where)
-    return record
 
 
 def write_record(record: GameRecord, path: str | Path) -> Path:
@@ -223,20 +270,25 @@ def save_record(
     Args:
         record: The game.
         directory: Created if missing.
-        stem: File name without suffix; default ``<game>-<date>``; a number is appended
-            rather than overwrite an existing file.
+        stem: File name without suffix (no path; at most 200 characters); default
+            ``<game>-<date>``; a number is appended rather than overwrite an existing file.
 
     Returns:
         The paths written.
+
+    Raises:
+        TypeError, ValueError: not a record, or a stem that is not a plain file name.
     """
     if not isinstance(record, GameRecord):
         raise TypeError(f"record must be a GameRecord, got {record!r}")
+    if stem is None:
+        date = record.date.replace(":", "").replace("+0000", "Z")
+        stem = stem_part(f"{record.game.name}-{date}", MAX_STEM_LENGTH)
+    base = check_stem(stem)
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    if stem is None:
-        stem = f"{record.game.name}-{record.date.replace(':', '').replace('+0000', 'Z')}"
     suffixes = [".json", ".sgf"] if record.game.name in SGF_GAMES else [".json"]
-    base, number = stem, 1
+    number = 1
     while any((directory / f"{stem}{s}").exists() for s in suffixes):
         number += 1
         stem = f"{base}-{number}"
@@ -246,6 +298,9 @@ def save_record(
 def load_record(path: str | Path) -> GameRecord:
     """Read a ``.json`` or ``.sgf`` record (other suffixes: sniffed from the first character).
 
+    Only regular files of at most 10 MiB are read (not devices or FIFOs); JSON nested deeper
+    than 32 levels is refused; the moves are replayed through the rules.
+
     Raises:
         ValueError: the file is malformed; the message names the file and the line,
             key or property at fault.
@@ -254,16 +309,19 @@ def load_record(path: str | Path) -> GameRecord:
     from connectn_env.records.sgf import record_from_sgf
 
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    text = read_record_file(path)
     kind = path.suffix if path.suffix in (".json", ".sgf") else None
     if kind is None:
-        kind = ".sgf" if text.lstrip().startswith("(") else ".json"
+        kind = ".sgf" if text.lstrip("\ufeff \t\r\n").startswith("(") else ".json"
     if kind == ".sgf":
         return record_from_sgf(text, where=str(path))
+    check_json_nesting(text, str(path))
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(f"{path} line {error.lineno}: invalid JSON: {error.msg}") from None
+    except (ValueError, RecursionError) as error:  # e.g. an integer of 5,000 digits
+        raise ValueError(f"{path}: invalid JSON: {error}") from None
     return record_from_json(data, where=str(path))
 
 

@@ -17,6 +17,9 @@ Gomoku uses Go-style points: two letters, column then row from the top (``aa`` t
 ``a``-``z`` then ``A``-``Z``); ``RU[freestyle]`` or ``RU[standard]``. Both games read
 either point style. Only the main line of a file with variations is read; setup
 properties (AB, AW, AE) are refused.
+
+Limits: text of at most 10 MiB, property names of at most 32 letters; the parser makes one
+linear pass without recursion, so variations may nest to any depth.
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ from dataclasses import dataclass
 
 from connectn_env.games import GameState, IllegalActionError, cell_name, parse_cell_name
 from connectn_env.records.gameconfig import GameConfig
-from connectn_env.records.record import GameRecord, check_consistent
+from connectn_env.records.record import GameRecord
+from connectn_env.records.textfile import MAX_RECORD_BYTES
 
 __all__ = ["record_from_sgf", "record_to_sgf"]
 
@@ -113,6 +117,15 @@ def _escape(text: str) -> str:
 # --- parsing ------------------------------------------------------------------------
 
 
+MAX_IDENT_LENGTH = 32  # letters in a property name (FF[4] names have one or two)
+_MAX_POINT_LENGTH = 6  # "ab12" on the largest boards
+_SIZE = re.compile(r"([0-9]{1,4})(?:\s*:\s*([0-9]{1,4}))?")
+_SPACE = re.compile(r"\s*")
+_IDENT = re.compile(r"[A-Za-z]+")
+_VALUE = re.compile(r"\[([^\]\\]*(?:\\.[^\]\\]*)*)\]", re.DOTALL)
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+
+
 @dataclass(frozen=True)
 class _Property:
     ident: str
@@ -121,105 +134,131 @@ class _Property:
 
 
 class _Parser:
-    """Recursive descent over SGF text; errors name the line."""
+    """Reads the main line of the first game tree; errors name the line.
+
+    One pass of regular-expression matches, no recursion: the time is linear in the text
+    and any nesting depth of variations is read (only the first variation at each branch
+    is kept).
+    """
 
     def __init__(self, text: str, where: str) -> None:
-        self.text, self.where, self.pos, self.line = text, where, 0, 1
+        self.text, self.where, self.pos = text, where, 0
+        self._line, self._counted = 1, 0  # newlines counted up to self._counted
 
     def error(self, message: str, line: int | None = None) -> ValueError:
-        return ValueError(f"{self.where} line {line or self.line}: {message}")
+        return ValueError(f"{self.where} line {line or self.line_at(self.pos)}: {message}")
+
+    def line_at(self, pos: int) -> int:
+        """Line number of ``pos`` (positions asked for never go backwards)."""
+        if pos > self._counted:
+            self._line += self.text.count("\n", self._counted, pos)
+            self._counted = pos
+        return self._line
 
     def peek(self) -> str:
         return self.text[self.pos] if self.pos < len(self.text) else ""
 
-    def advance(self) -> str:
-        char = self.text[self.pos]
-        self.pos += 1
-        if char == "\n":
-            self.line += 1
-        return char
+    def found(self) -> str:
+        return repr(self.peek()) if self.peek() else "the end of the file"
 
     def skip_space(self) -> None:
-        while self.peek().isspace():
-            self.advance()
+        self.pos = _SPACE.match(self.text, self.pos).end()
 
-    def game_tree(self) -> list[list[_Property]]:
-        """``( node+ tree* )`` -> the main line's nodes (first variation at each branch)."""
+    def main_line(self) -> list[list[_Property]]:
+        """``( node+ tree* )``: the nodes of the first game tree's main line."""
         self.skip_space()
         if self.peek() != "(":
-            found = repr(self.peek()) if self.peek() else "the end of the file"
-            raise self.error(f"expected '(' to open a game tree, found {found}")
-        self.advance()
-        self.skip_space()
-        if self.peek() != ";":
-            raise self.error("expected ';' to start a node after '('")
-        nodes = []
-        while self.peek() == ";":
-            nodes.append(self.node())
-        children = []
-        while self.peek() == "(":
-            children.append(self.game_tree())
+            raise self.error(f"expected '(' to open a game tree, found {self.found()}")
+        branches: list[list[bool]] = []  # per open tree: [on the main line, has a child]
+        nodes: list[list[_Property]] = []
+        while True:  # at a '('
+            self.pos += 1
+            on_main = not branches or (branches[-1][0] and not branches[-1][1])
+            if branches:
+                branches[-1][1] = True
+            branches.append([on_main, False])
             self.skip_space()
-        if self.peek() != ")":
-            found = repr(self.peek()) if self.peek() else "the end of the file"
-            raise self.error(f"expected ')' to close the game tree, found {found}")
-        self.advance()
-        return nodes + (children[0] if children else [])
+            if self.peek() != ";":
+                raise self.error("expected ';' to start a node after '('")
+            while self.peek() == ";":
+                node = self.node()
+                if on_main:
+                    nodes.append(node)
+            while self.peek() != "(":
+                if self.peek() != ")":
+                    raise self.error(f"expected ')' to close the game tree, found {self.found()}")
+                self.pos += 1
+                branches.pop()
+                if not branches:
+                    return nodes
+                self.skip_space()
 
     def node(self) -> list[_Property]:
-        self.advance()  # ';'
+        self.pos += 1  # ';'
         properties: list[_Property] = []
+        seen: set[str] = set()
         while True:
             self.skip_space()
-            if not self.peek().isalpha():
+            match = _IDENT.match(self.text, self.pos)
+            if match is None:
                 return properties
-            line = self.line
-            ident = ""
-            while self.peek().isalpha():
-                ident += self.advance()
-            ident = "".join(c for c in ident if c.isupper())  # FF[3] lower-case letters
+            line = self.line_at(match.start())
+            name = match.group()
+            if len(name) > MAX_IDENT_LENGTH:
+                raise self.error(
+                    f"property name {_cut(name)} has {len(name):,} letters; at most "
+                    f"{MAX_IDENT_LENGTH} are allowed",
+                    line,
+                )
+            ident = "".join(c for c in name if c.isupper())  # FF[3] lower-case letters
+            self.pos = match.end()
             self.skip_space()
             if self.peek() != "[":
                 raise self.error(f"property {ident or '?'} has no [value]", line)
             values = []
             while self.peek() == "[":
-                values.append(self.value(ident))
+                value = _VALUE.match(self.text, self.pos)
+                if value is None:
+                    start = self.line_at(self.pos)
+                    raise self.error(f"value of {ident} is never closed with ']'", start)
+                values.append(_ESCAPE.sub(_unescape, value.group(1)))
+                self.pos = value.end()
                 self.skip_space()
-            if any(p.ident == ident for p in properties):
+            if ident in seen:
                 raise self.error(f"property {ident} appears twice in one node", line)
+            seen.add(ident)
             properties.append(_Property(ident, tuple(values), line))
 
-    def value(self, ident: str) -> str:
-        start = self.line
-        self.advance()  # '['
-        chars = []
-        while True:
-            if not self.peek():
-                raise self.error(f"value of {ident} is never closed with ']'", start)
-            char = self.advance()
-            if char == "]":
-                return "".join(chars)
-            if char == "\\":
-                if not self.peek():
-                    continue
-                escaped = self.advance()
-                if escaped != "\n":  # a soft line break disappears
-                    chars.append(escaped)
-            else:
-                chars.append(char)
+
+def _unescape(match: re.Match[str]) -> str:
+    """``\\x`` -> ``x``; a soft line break (backslash, newline) disappears."""
+    char = match.group(1)
+    return "" if char == "\n" else char
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    """``text`` for a message: at most ``limit`` characters."""
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
 def record_from_sgf(text: str, where: str = "sgf") -> GameRecord:
     """Parse an SGF game of Gomoku or Hex (see the module docstring for what is accepted).
 
     Raises:
-        ValueError: malformed text, an unsupported game or property, an illegal move; the
-            message names ``where``, the line and the property at fault.
+        TypeError: ``text`` is not a str.
+        ValueError: malformed text, an unsupported game or property, an illegal move, a
+            result the moves do not give, text longer than 10 MiB; the message names
+            ``where``, the line and the property at fault.
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")
+    if len(text) > MAX_RECORD_BYTES:
+        raise ValueError(
+            f"{where}: {len(text):,} characters, more than the {MAX_RECORD_BYTES:,} a record "
+            "may have"
+        )
     parser = _Parser(text.lstrip("\ufeff"), where)
-    nodes = parser.game_tree()
+    nodes = parser.main_line()
     root = {p.ident: p for p in nodes[0]}
     game_name = _game_name(root, parser)
     cols, rows = _board_size(root, parser, 11 if game_name == "hex" else 15)
@@ -234,13 +273,15 @@ def record_from_sgf(text: str, where: str = "sgf") -> GameRecord:
     try:
         game = GameConfig(game_name, params)
     except ValueError as error:
-        raise parser.error(f"SZ[{root['SZ'].values[0]}]: {error}", root["SZ"].line) from None
+        sz = _cut(root["SZ"].values[0])
+        raise parser.error(f"SZ[{sz}]: {error}", root["SZ"].line) from None
     state = game.make_game().new_initial_state()
     flipped = False  # after swap-sides: file colours and coordinates are exchanged
     ended: tuple[str, str, int] | None = None  # (result, reason, line) from resign/forfeit
     for colour, prop in moves:
+        shown = _cut(prop.values[0])
         if ended is not None:
-            raise parser.error(f"{colour}[{prop.values[0]}] follows the end of the game", prop.line)
+            raise parser.error(f"{colour}[{shown}] follows the end of the game", prop.line)
         player = (colour == "W") != flipped
         value = prop.values[0].strip()
         special = value.lower()
@@ -248,10 +289,10 @@ def record_from_sgf(text: str, where: str = "sgf") -> GameRecord:
             ended = (f"player_{1 - player}", special, prop.line)
             continue
         if state.is_terminal():
-            raise parser.error(f"{colour}[{value}] is played after the game ended", prop.line)
+            raise parser.error(f"{colour}[{shown}] is played after the game ended", prop.line)
         if state.current_player() != player:
             expected = "White" if (state.current_player() == 1) != flipped else "Black"
-            raise parser.error(f"{colour}[{value}] is out of turn ({expected} to move)", prop.line)
+            raise parser.error(f"{colour}[{shown}] is out of turn ({expected} to move)", prop.line)
         swap_sides = special in ("swap-sides", "swap") or (special == "swap-pieces" and old_hexgui)
         if game_name == "hex" and _is_swap(value):
             action = rows * cols
@@ -263,20 +304,21 @@ def record_from_sgf(text: str, where: str = "sgf") -> GameRecord:
         try:
             state.apply_action(action)
         except IllegalActionError as error:
-            raise parser.error(f"{colour}[{value}] is illegal: {error}", prop.line) from None
+            raise parser.error(f"{colour}[{shown}] is illegal: {error}", prop.line) from None
         flipped = flipped or swap_sides
     result, reason = _result(root, state, ended, flipped, parser)
-    record = GameRecord(
-        game=game,
-        moves=tuple(state.history()),
-        players=(_single(root.get("PB"), "Black"), _single(root.get("PW"), "White")),
-        result=result,
-        reason=reason,
-        date=_single(root.get("DT"), ""),
-        meta={"source": "sgf", "application": _single(root.get("AP"), "")},
-    )
-    check_consistent(record, where)
-    return record
+    try:
+        return GameRecord(
+            game=game,
+            moves=tuple(state.history()),
+            players=(_single(root.get("PB"), "Black"), _single(root.get("PW"), "White")),
+            result=result,
+            reason=reason,
+            date=_single(root.get("DT"), ""),
+            meta={"source": "sgf", "application": _single(root.get("AP"), "")},
+        )
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{where}: {error}") from None
 
 
 def _single(prop: _Property | None, default: str) -> str:
@@ -289,7 +331,9 @@ def _game_name(root: dict[str, _Property], parser: _Parser) -> str:
         raise parser.error("the root node has no GM property (GM[4] Gomoku or GM[11] Hex)", 1)
     value = prop.values[0].strip()
     if value not in (str(GM_GOMOKU), str(GM_HEX)):
-        raise parser.error(f"GM[{value}] is not supported (GM[4] Gomoku, GM[11] Hex)", prop.line)
+        raise parser.error(
+            f"GM[{_cut(value)}] is not supported (GM[4] Gomoku, GM[11] Hex)", prop.line
+        )
     return "hex" if value == str(GM_HEX) else "gomoku"
 
 
@@ -299,10 +343,12 @@ def _board_size(root: dict[str, _Property], parser: _Parser, default: int) -> tu
     if prop is None:
         return default, default
     value = prop.values[0].strip()
-    match = re.fullmatch(r"(\d+)(?:\s*:\s*(\d+))?", value)
+    match = _SIZE.fullmatch(value)
     if match is None:
         raise parser.error(
-            f"SZ[{value}]: expected a board size like 11 or 13:11 (columns:rows)", prop.line
+            f"SZ[{_cut(value)}]: expected a board size like 11 or 13:11 (columns:rows, ASCII "
+            "digits)",
+            prop.line,
         )
     cols = int(match.group(1))
     rows = int(match.group(2) or cols)
@@ -315,7 +361,9 @@ def _gomoku_rule(root: dict[str, _Property], parser: _Parser) -> str:
         return "freestyle"
     value = prop.values[0].strip().lower()
     if value not in ("freestyle", "standard"):
-        raise parser.error(f"RU[{value}]: Gomoku rule must be freestyle or standard", prop.line)
+        raise parser.error(
+            f"RU[{_cut(value)}]: Gomoku rule must be freestyle or standard", prop.line
+        )
     return value
 
 
@@ -343,6 +391,12 @@ def _parse_point(
     value: str, game: str, rows: int, cols: int, prop: _Property, parser: _Parser
 ) -> tuple[int, int]:
     """(row, col) of a point written ``c3`` (Hex style) or ``cc`` (Go style)."""
+    if not value.isascii() or len(value) > _MAX_POINT_LENGTH:
+        raise parser.error(
+            f"{prop.ident}[{_cut(value)}]: expected a point like c3 or cc (ASCII letters and "
+            "digits)",
+            prop.line,
+        )
     if len(value) == 2 and value.isalpha():
         col, row = _GO_LETTERS.find(value[0]), _GO_LETTERS.find(value[1])
         if 0 <= row < rows and 0 <= col < cols:
@@ -374,12 +428,19 @@ def _result(
     else:
         found = None
     if found is None:
+        if told is not None and told[0] == "draw":
+            raise parser.error(
+                f"RE[{_cut(prop.values[0])}] says draw, but the game is unfinished after "
+                f"{state.move_number} move{'' if state.move_number == 1 else 's'}",
+                prop.line,
+            )
         return told if told is not None else ("unfinished", "")
     if told is not None and told[0] not in (found[0], "unfinished"):
+        shown = _cut(prop.values[0])
         raise parser.error(
-            f"RE[{prop.values[0]}] contradicts the game ({found[0]} won)"
+            f"RE[{shown}] contradicts the game ({found[0]} won)"
             if found[0] != "draw"
-            else f"RE[{prop.values[0]}] contradicts the game (a draw)",
+            else f"RE[{shown}] contradicts the game (a draw)",
             prop.line,
         )
     return found
@@ -394,6 +455,6 @@ def _parse_result(prop: _Property, flipped: bool, parser: _Parser) -> tuple[str,
         return "unfinished", ""
     match = re.fullmatch(r"([BW])\+(.*)", upper)
     if match is None:
-        raise parser.error(f"RE[{value}]: expected B+, W+, 0 (draw) or Void", prop.line)
+        raise parser.error(f"RE[{_cut(value)}]: expected B+, W+, 0 (draw) or Void", prop.line)
     winner = int((match.group(1) == "W") != flipped)
     return f"player_{winner}", _REASON_NAMES.get(match.group(2), "resign")

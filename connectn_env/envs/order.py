@@ -1,0 +1,85 @@
+"""PettingZoo's call-order checks with errors that say what is wrong.
+
+PettingZoo's ``OrderEnforcingWrapper`` answers ``step()`` before ``reset()`` with a bare
+``AssertionError("reset() needs to be called before step.")``. :class:`OrderEnforcedEnv`
+keeps its checks but raises :class:`CallOrderError` (a ``ValueError``) naming the call and
+what to do; reading ``agents``, ``rewards``... before ``reset()`` raises
+:class:`ResetFirstError`, which is also an ``AttributeError`` (so ``hasattr`` keeps
+working).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from pettingzoo.utils.env import AECIterator
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
+
+__all__ = ["CallOrderError", "OrderEnforcedEnv", "ResetFirstError"]
+
+_NEEDS_RESET = frozenset(
+    {"rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents", "agents"}
+)
+
+
+class CallOrderError(ValueError):
+    """An env method called out of order (``step`` before ``reset``...)."""
+
+
+class ResetFirstError(CallOrderError, AttributeError):
+    """An attribute read before ``reset()``; also an ``AttributeError``."""
+
+
+class OrderEnforcedEnv(OrderEnforcingWrapper):
+    """``OrderEnforcingWrapper`` whose errors are :class:`CallOrderError`."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _NEEDS_RESET and not self._has_reset:
+            raise ResetFirstError(f"env.{name} cannot be read before reset(): call env.reset()")
+        return super().__getattr__(name)
+
+    def _require_reset(self, call: str) -> None:
+        if not self._has_reset:
+            raise CallOrderError(f"{call} was called before reset(): call env.reset() first")
+
+    def step(self, action: Any) -> None:
+        self._require_reset("step()")
+        super().step(action)
+
+    def observe(self, agent: Any) -> Any:
+        self._require_reset("observe()")
+        return super().observe(agent)
+
+    def render(self) -> np.ndarray | str | list[Any] | None:
+        self._require_reset("render()")
+        return super().render()
+
+    def state(self) -> np.ndarray:
+        self._require_reset("state()")
+        return super().state()
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        self._require_reset("agent_iter()")
+        return _Iterable(self, max_iter)
+
+
+class _Iterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator):
+    def __next__(self) -> Any:
+        agent = AECIterator.__next__(self)
+        if not self.env._has_updated:
+            raise CallOrderError(
+                "agent_iter() needs a step() or reset() before each next agent: call "
+                "env.step(action) in the loop"
+            )
+        self.env._has_updated = False
+        return agent
