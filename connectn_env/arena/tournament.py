@@ -32,8 +32,8 @@ from connectn_env.arena.stats import (
 from connectn_env.arena.worker import describe_error
 from connectn_env.games.validation import require_int, require_number
 from connectn_env.records.filenames import stem_part
+from connectn_env.records.files import save_record
 from connectn_env.records.gameconfig import GameConfig
-from connectn_env.records.record import save_record
 from connectn_env.safetext import printable
 from connectn_env.specs import AgentSpec, parse_agent_spec
 

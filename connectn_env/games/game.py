@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -22,9 +22,7 @@ from connectn_env.games.contract import GameKernels, Status
 from connectn_env.games.coords import cell_name, parse_cell_name
 from connectn_env.games.parameters import Parameter
 from connectn_env.games.representation import Representation
-
-if TYPE_CHECKING:
-    from connectn_env.games.state import GameState
+from connectn_env.games.state import GameState
 
 MAX_SIDE = 32
 STONE_CHARS = {0: ".", 1: "x", 2: "o"}
@@ -188,8 +186,6 @@ class BoardGame:
 
     def new_initial_state(self) -> GameState:
         """The starting position, ``player_0`` to move."""
-        from connectn_env.games.state import GameState
-
         return GameState(self, self.representation.initial.copy())
 
     def num_distinct_actions(self) -> int:

@@ -5,37 +5,30 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 
 from connectn_env.games import GameState, IllegalActionError
 from connectn_env.records.checks import (
     MAX_NESTING,
     check_date,
-    check_json_nesting,
     check_json_value,
     check_moves,
     check_reason,
     short_repr,
 )
-from connectn_env.records.filenames import MAX_STEM_LENGTH, check_stem, stem_part
 from connectn_env.records.gameconfig import GameConfig
-from connectn_env.records.textfile import read_record_file
 
 __all__ = [
     "RESULTS",
     "GameRecord",
-    "load_record",
+    "json_text",
     "record_from_json",
     "record_to_json",
-    "save_record",
-    "write_record",
 ]
 
 FORMAT = "connectn-record"
 VERSION = 1
 RESULTS = ("player_0", "player_1", "draw", "unfinished")
-SGF_GAMES = ("gomoku", "hex")
 
 
 @dataclass(frozen=True)
@@ -243,89 +236,7 @@ def record_from_json(data: Any, where: str = "record") -> GameRecord:
         raise ValueError(f"{where}: {error}") from None
 
 
-def write_record(record: GameRecord, path: str | Path) -> Path:
-    """Write one file; the format follows the suffix: ``.json`` or ``.sgf`` (Gomoku, Hex).
-
-    Raises:
-        ValueError: an unknown suffix, or SGF for a game SGF does not cover.
-    """
-    from connectn_env.records.sgf import record_to_sgf
-
-    path = Path(path)
-    if path.suffix == ".json":
-        text = _json_text(record_to_json(record))
-    elif path.suffix == ".sgf":
-        text = record_to_sgf(record)
-    else:
-        raise ValueError(f"unknown record format {path.suffix!r} for {path}; use .json or .sgf")
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def save_record(
-    record: GameRecord, directory: str | Path, *, stem: str | None = None
-) -> list[Path]:
-    """Save a finished game into ``directory``: JSON always, SGF too for Gomoku and Hex.
-
-    Args:
-        record: The game.
-        directory: Created if missing.
-        stem: File name without suffix (no path; at most 200 characters); default
-            ``<game>-<date>``; a number is appended rather than overwrite an existing file.
-
-    Returns:
-        The paths written.
-
-    Raises:
-        TypeError, ValueError: not a record, or a stem that is not a plain file name.
-    """
-    if not isinstance(record, GameRecord):
-        raise TypeError(f"record must be a GameRecord, got {record!r}")
-    if stem is None:
-        date = record.date.replace(":", "").replace("+0000", "Z")
-        stem = stem_part(f"{record.game.name}-{date}", MAX_STEM_LENGTH)
-    base = check_stem(stem)
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    suffixes = [".json", ".sgf"] if record.game.name in SGF_GAMES else [".json"]
-    number = 1
-    while any((directory / f"{stem}{s}").exists() for s in suffixes):
-        number += 1
-        stem = f"{base}-{number}"
-    return [write_record(record, directory / f"{stem}{s}") for s in suffixes]
-
-
-def load_record(path: str | Path) -> GameRecord:
-    """Read a ``.json`` or ``.sgf`` record (other suffixes: sniffed from the first character).
-
-    Only regular files of at most 10 MiB are read (not devices or FIFOs); JSON nested deeper
-    than 32 levels is refused; the moves are replayed through the rules.
-
-    Raises:
-        ValueError: the file is malformed; the message names the file and the line,
-            key or property at fault.
-        OSError: the file cannot be read.
-    """
-    from connectn_env.records.sgf import record_from_sgf
-
-    path = Path(path)
-    text = read_record_file(path)
-    kind = path.suffix if path.suffix in (".json", ".sgf") else None
-    if kind is None:
-        kind = ".sgf" if text.lstrip("\ufeff \t\r\n").startswith("(") else ".json"
-    if kind == ".sgf":
-        return record_from_sgf(text, where=str(path))
-    check_json_nesting(text, str(path))
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path} line {error.lineno}: invalid JSON: {error.msg}") from None
-    except (ValueError, RecursionError) as error:  # e.g. an integer of 5,000 digits
-        raise ValueError(f"{path}: invalid JSON: {error}") from None
-    return record_from_json(data, where=str(path))
-
-
-def _json_text(data: dict[str, Any]) -> str:
+def json_text(data: dict[str, Any]) -> str:
     """JSON with one top-level key per line (moves stay on one line)."""
     body = ",\n".join(f" {json.dumps(key)}: {json.dumps(value)}" for key, value in data.items())
     return "{\n" + body + "\n}\n"

@@ -37,6 +37,7 @@ __all__ = ["record_from_sgf", "record_to_sgf"]
 
 GM_GOMOKU = 4
 GM_HEX = 11
+SGF_GAMES = ("gomoku", "hex")  # the game families SGF has a dialect for
 _GO_LETTERS = string.ascii_lowercase + string.ascii_uppercase
 _OLD_HEXGUI = re.compile(r"HexGui:0\.[0-9](\D.*)?", re.DOTALL)
 _REASON_CODES = {"resign": "R", "forfeit": "F", "timeout": "T"}
@@ -57,7 +58,7 @@ def record_to_sgf(record: GameRecord) -> str:
     from connectn_env import __version__
 
     game = record.game
-    if game.name not in ("gomoku", "hex"):
+    if game.name not in SGF_GAMES:
         raise ValueError(f"SGF covers gomoku and hex, not {game.name}; save it as .json")
     rows, cols = game.params["rows"], game.params["cols"]
     root = [
