@@ -62,10 +62,8 @@ class GameState:
 
     def legal_action_mask(self) -> np.ndarray:
         """A new int8 array of length ``num_distinct_actions``: 1 legal, 0 illegal."""
-        actions = np.empty(self.game.num_actions, dtype=np.int64)
-        count = self.game.kernels.legal_actions(self.game.params, self.data, actions)
-        mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        mask[actions[:count]] = 1
+        mask = np.empty(self.game.num_actions, dtype=np.int8)
+        self.game.kernels.legal_mask(self.game.params, self.data, mask)
         return mask
 
     def apply_action(self, action: int) -> None:

@@ -14,7 +14,7 @@ from gymnasium.vector.utils import batch_space
 
 from connectn_env.envs.reset_args import require_reset_options, require_reset_seed
 from connectn_env.games import BoardGame, GameState, IllegalActionError
-from connectn_env.games.contract import xorshift_next
+from connectn_env.games.contract import bind, xorshift_next
 from connectn_env.games.validation import require_choice, require_int
 from connectn_env.gym import vector_kernels as vk
 from connectn_env.gym.opponents import (
@@ -122,6 +122,7 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         self._scratch = np.zeros(game.num_actions, dtype=np.int64)
         self._masks = np.zeros((n, game.num_actions), dtype=np.int8)
         self._renderer = StateRenderer(game, render_mode, caption=type(self).__name__, fps=30)
+        self._entry_points: dict[Any, Any] = {}
         self._rngs = np.random.SeedSequence().generate_state(n, np.uint64) | np.uint64(1)
 
     # --- Gymnasium API ------------------------------------------------------------------
@@ -180,7 +181,9 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
             starting = np.zeros(n, dtype=np.bool_)
         moving = ~starting
         if self.illegal_action == "raise":
-            bad = vk.first_illegal(self.game.kernels, self._params, self._states, actions, moving)
+            bad = self._compiled(
+                vk.first_illegal, self.game.kernels, self._params, self._states, actions, moving
+            )
             if bad >= 0:
                 raise IllegalActionError(
                     f"action {actions[bad]} of board {bad} is illegal; legal actions: "
@@ -188,7 +191,8 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
                 )
         with self._restored_on_error():
             opens = self._start_boards(starting, reply_later=True)
-            vk.learner_moves(
+            self._compiled(
+                vk.learner_moves,
                 self.game.kernels,
                 self._params,
                 self._states,
@@ -201,8 +205,15 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
                 reply,
             )
             self._replies(reply | opens)
-        vk.score_replies(
-            self.game.kernels, self._params, self._states, self._learner, reply, rewards, terminated
+        self._compiled(
+            vk.score_replies,
+            self.game.kernels,
+            self._params,
+            self._states,
+            self._learner,
+            reply,
+            rewards,
+            terminated,
         )
         self._over = terminated.copy()
         obs = self._observe()
@@ -278,7 +289,8 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
                 )
                 self._tree = (new_tree(max_nodes), workspace)
             config = SearchConfig(MODE_UCT, exploration, 1.0, 1, False)
-            mcts_replies(
+            self._compiled(
+                mcts_replies,
                 game.kernels,
                 self._params,
                 self._states,
@@ -292,8 +304,14 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
             )
             return
         if self._opponents is None:
-            vk.random_replies(
-                self.game.kernels, self._params, self._states, which, self._rngs, self._scratch
+            self._compiled(
+                vk.random_replies,
+                self.game.kernels,
+                self._params,
+                self._states,
+                which,
+                self._rngs,
+                self._scratch,
             )
             return
         for i in np.flatnonzero(which):
@@ -327,7 +345,8 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         obs = np.empty((self.num_envs, game.rows, game.cols, 2), dtype=np.int8)
         masks = np.empty((self.num_envs, game.num_actions), dtype=np.int8)
         flat = obs.reshape(self.num_envs, -1)
-        vk.observe(
+        self._compiled(
+            vk.observe,
             game.kernels,
             self._params,
             self._states,
@@ -335,7 +354,6 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
             self._over,
             flat,
             masks,
-            self._scratch,
         )
         self._masks = masks
         return obs
@@ -403,9 +421,18 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
             self._states, self._learner, self._rngs = saved
             raise
 
+    def _compiled(self, function: Any, *args: Any) -> Any:
+        """Call a compiled phase through its entry point for these argument types (bound on
+        first use: this skips numba's typing of the kernels tuple on every step)."""
+        entry = self._entry_points.get(function)
+        if entry is None:
+            entry = self._entry_points[function] = bind(function, *args)
+        return entry(*args)
+
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["_tree"] = None  # scratch space, reallocated when needed
+        state["_entry_points"] = {}  # bound again after unpickling
         return state
 
     def __repr__(self) -> str:

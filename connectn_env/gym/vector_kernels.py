@@ -117,14 +117,13 @@ def score_replies(kernels, params, states, learner, which, rewards, terminated):
 
 
 @njit(cache=True)
-def observe(kernels, params, states, learner, over, obs, masks, scratch):
+def observe(kernels, params, states, learner, over, obs, masks):
     """Write each board's planes [learner's stones, opponent's stones] into ``obs`` (N, cells
     * 2), the flat view of (N, rows, cols, 2), and the learner's legal actions into ``masks``
     (zeros where ``over``)."""
     for i in range(states.shape[0]):
         kernels.observe(params, states[i], learner[i], obs[i])
-        masks[i, :] = 0
-        if not over[i]:
-            count = kernels.legal_actions(params, states[i], scratch)
-            for j in range(count):
-                masks[i, scratch[j]] = 1
+        if over[i]:
+            masks[i, :] = 0
+        else:
+            kernels.legal_mask(params, states[i], masks[i])

@@ -129,6 +129,18 @@ def legal_actions(params, state, out):
 
 
 @compiled_kernel
+def legal_mask(params, state, mask):
+    """Kernel: 1 for the columns that are not full."""
+    mask[:] = 0
+    if state[H_OUTCOME] != _ONGOING:
+        return
+    rows = params[P_ROWS]
+    occupied = _word(state, 0) | _word(state, 1)
+    for c in range(params[P_COLS]):
+        mask[c] = _top_free(occupied, c, rows)
+
+
+@compiled_kernel
 def check(params, state, action):
     """Kernel: Status.OK or why ``action`` is illegal."""
     if state[H_OUTCOME] != _ONGOING:
@@ -217,6 +229,7 @@ KERNELS = GameKernels(
     player=header.player,
     outcome=header.outcome,
     legal_actions=legal_actions,
+    legal_mask=legal_mask,
     check=check,
     apply=apply,
     new_workspace=new_workspace,

@@ -142,6 +142,23 @@ def legal_actions(params, state, out):
 
 
 @compiled_kernel
+def legal_mask(params, state, mask):
+    """Kernel: 1 for the empty cells and (while legal) the swap, 0 elsewhere."""
+    mask[:] = 0
+    if state[H_OUTCOME] != _ONGOING:
+        return
+    rows = params[P_ROWS]
+    cols = params[P_COLS]
+    width = cols + 1
+    for r in range(rows):
+        base = HEADER + (r + 1) * width + 1
+        for c in range(cols):
+            mask[r * cols + c] = state[base + c] == EMPTY
+    if _swap_is_legal(params, state):
+        mask[rows * cols] = 1
+
+
+@compiled_kernel
 def check(params, state, action):
     """Kernel: Status.OK or why ``action`` is illegal."""
     if state[H_OUTCOME] != _ONGOING:
@@ -289,6 +306,7 @@ KERNELS = GameKernels(
     player=header.player,
     outcome=header.outcome,
     legal_actions=legal_actions,
+    legal_mask=legal_mask,
     check=check,
     apply=apply,
     new_workspace=new_workspace,

@@ -117,6 +117,26 @@ def legal_actions(params, state, out):
 
 
 @compiled_kernel
+def legal_mask(params, state, mask):
+    """Kernel: 1 for the empty cells (open columns), 0 elsewhere."""
+    mask[:] = 0
+    if state[H_OUTCOME] != _ONGOING:
+        return
+    rows = params[P_ROWS]
+    cols = params[P_COLS]
+    if params[P_GRAVITY] == 1:
+        heights = params[P_HEIGHTS]
+        for c in range(cols):
+            mask[c] = state[heights + c] < rows
+        return
+    width = cols + 1
+    for r in range(rows):
+        base = HEADER + (r + 1) * width + 1
+        for c in range(cols):
+            mask[r * cols + c] = state[base + c] == EMPTY
+
+
+@compiled_kernel
 def check(params, state, action):
     """Kernel: Status.OK or why ``action`` is illegal."""
     if state[H_OUTCOME] != _ONGOING:
@@ -251,6 +271,7 @@ KERNELS = GameKernels(
     player=header.player,
     outcome=header.outcome,
     legal_actions=legal_actions,
+    legal_mask=legal_mask,
     check=check,
     apply=apply,
     new_workspace=new_workspace,
