@@ -4,7 +4,8 @@ Grammar::
 
     random[:seed=S]
     mcts[:key=value,...]       keys: simulations, time, c, rave, rave_k, reuse, max_nodes, seed
-    puct[:key=value,...]       keys: simulations, c, temperature, noise, alpha, max_nodes, seed
+    puct[:key=value,...]       keys: simulations, time, c, temperature, noise, alpha, reuse,
+                               max_nodes, seed
     human                      a person (``connectn play`` only)
     module:callable[:key=value,...]   a user factory, e.g. ``mypkg.bots:make_bot:depth=3``
 
@@ -69,10 +70,12 @@ _KEYS: dict[str, dict[str, _Key]] = {
     },
     "puct": {
         "simulations": _Key("simulations", int, 1, high=MAX_SIMULATIONS),
+        "time": _Key("time_limit", float, 0.0, True, MAX_SECONDS),
         "c": _Key("c_puct", float, 0.0, high=1e6),
         "temperature": _Key("temperature", float, 0.0, high=1e6),
         "noise": _Key("noise_fraction", float, 0.0, high=1.0),
         "alpha": _Key("dirichlet_alpha", float, 0.0, True, 1e6),
+        "reuse": _Key("reuse_tree", bool),
         "max_nodes": _Key("max_nodes", int, 2),
         "seed": _Key("seed", int, 0),
     },
