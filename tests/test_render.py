@@ -251,6 +251,18 @@ def dots_style(monkeypatch):
     return module.STYLE
 
 
+def test_a_style_module_must_define_its_style(monkeypatch):
+    empty = types.ModuleType("connectn_env.render.styles.empty")
+    misnamed = types.ModuleType("connectn_env.render.styles.misnamed")
+    misnamed.STYLE = DotsStyle()
+    for module in (empty, misnamed):
+        monkeypatch.setitem(sys.modules, module.__name__, module)
+    with pytest.raises(ValueError, match=r"styles\.empty defines no STYLE"):
+        load_style("empty")
+    with pytest.raises(ValueError, match="STYLE named 'dots'"):
+        load_style("misnamed")
+
+
 def test_a_new_style_is_one_module_and_can_show_legal_moves(dots_style):
     game = DotsGomoku(size=7)
     assert board_style(game) == "dots" and load_style("dots") is dots_style

@@ -1,9 +1,9 @@
 """Where things go in a board picture (no pygame): image size, cell centres, labels and the
-inverse map from a pixel to an action.
+inverse map from a pixel to an action, from the board style's lattice and frame.
 
 The picture is, from top to bottom, the board with its coordinates and a status bar. The
 cell pitch is derived from the board size (within bounds), so 1 x 1 and 32 x 32 boards
-both give pictures of a few hundred pixels.
+both give pictures of a few hundred pixels; a window may ask for another pitch.
 """
 
 from __future__ import annotations
@@ -117,12 +117,11 @@ class BoardGeometry:
         return None
 
     def action_at(self, pos: Sequence[float]) -> int | None:
-        """The action a click at pixel ``pos`` = (x, y) names, or None.
-
-        For gravity games the column under the pointer, anywhere from the top of the
-        picture to the bottom of the rack; for the others the cell under the pointer
-        (the nearest intersection on a go board, the hexagon in Hex). The action may be
-        illegal in the current position (an occupied cell, a full column).
+        """The action a click at pixel ``pos`` = (x, y) names, or None, as the board style
+        maps clicks: the cell under the pointer (the nearest intersection on a go board, the
+        hexagon in Hex), or in a rack the column under the pointer, anywhere from the top of
+        the picture to the bottom of the rack. The action may be illegal in the current
+        position (an occupied cell, a full column).
 
         Raises:
             TypeError: ``pos`` is not a pair of numbers.

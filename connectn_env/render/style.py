@@ -105,8 +105,11 @@ class BoardStyle:
         return None if cell is None else cell[0] * geometry.game.cols + cell[1]
 
     def landing_cell(self, state: GameState, action: int) -> Cell | None:
-        """Where ``action`` puts a stone in ``state``; None for an action that places none."""
-        return state.game.action_to_cell(action)
+        """Where ``action`` puts a stone in ``state``: cell ``divmod(action, cols)``; None for
+        a special action (swap, pass)."""
+        if action in state.game.special_actions:
+            return None
+        return divmod(action, state.game.cols)
 
     # --- text ---------------------------------------------------------------------------
 
@@ -151,7 +154,8 @@ class BoardStyle:
         """The stones of ``state`` and its marks (last move, legal moves, the win) onto the
         drawn board."""
         board = state.board
-        for row, col in zip(*np.nonzero(board), strict=True):
+        rows, cols = np.nonzero(board)
+        for row, col in zip(rows.tolist(), cols.tolist(), strict=True):  # Python ints: fast
             canvas.blit_centered(sprites.stones[board[row, col] - 1], geometry.center(row, col))
         last = state.last_move_cell()
         if last is not None:
@@ -225,6 +229,8 @@ def load_style(name: str) -> BoardStyle:
     style: Any = getattr(module, "STYLE", None)
     if not isinstance(style, BoardStyle):
         raise ValueError(f"module {module_name} defines no STYLE (a BoardStyle instance)")
+    if style.name != name:
+        raise ValueError(f"module {module_name} defines a STYLE named {style.name!r}")
     return style
 
 
