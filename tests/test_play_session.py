@@ -185,7 +185,8 @@ def test_move_names():
         ("tictactoe", {}, [], "", "enter a move: a cell"),
         ("tictactoe", {}, [0, 3, 1, 4, 2], "c3", "the game is over"),
         ("hex", {"rows": 3, "cols": 3, "swap": True}, [], "swap", "only allowed as the second"),
-        ("hex", {"rows": 3, "cols": 3}, [], "swap", "must be column letters"),
+        ("hex", {"rows": 3, "cols": 3}, [], "swap", "this game has no swap rule: enter a cell"),
+        ("connect_four", {}, [], "swap", "this game has no swap rule: enter a column"),
     ],
 )
 def test_bad_moves_are_explained(game, params, moves, text, message):

@@ -50,7 +50,7 @@ def test_a_whole_game_through_the_command_line():
     assert "You play X (you move first) against random." in out
     assert "cell name 'zz' must be column letters then a row number" in out
     assert "cell 'd9' is off the 3 x 3 board (a1 to c3)" in out
-    assert "commands: undo, new, hint, switch, help, quit" in out
+    assert "Commands: undo, new, hint, switch, help, quit." in out
     assert "a1 is already taken: choose an empty cell" in out
     assert "AI (O) plays" in out
     assert sum(result in out for result in RESULTS) == 1
@@ -119,7 +119,7 @@ def test_hex_swap_is_typed_as_swap():
         "hex", agent, ["swap", "quit"], human_player=1, rows=3, cols=3, swap=True
     )
     assert status == 0
-    assert "or 'swap' (second move only)" in out
+    assert "or 'swap' (second move only)" in " ".join(out.split())  # maybe wrapped
     assert session.moves[1] == 9
 
 
@@ -141,3 +141,37 @@ def test_switch_hands_the_persons_side_to_the_ai():
     assert session.human_player == 1
     assert len(session.moves) == 3  # b2, the AI's reply as O, then the AI's move as X
     assert session.moves[0] == 4
+
+
+def test_hex_intro_names_the_game_and_the_sides_in_short_lines():
+    run = connectn(
+        "play", "hex", "--size", "11", "--swap", "--ui", "terminal", "--opponent", "random",
+        stdin="help\nswap\nquit\n",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert out.startswith("Hex 11 x 11 (swap rule on): You play X (you move first) against")
+    assert "X connects top to bottom (row 1 to 11), O left to right (column a to k)." in out
+    assert "swap is only allowed as the second move of the game" in out
+    assert max(len(line) for line in out.splitlines()) <= 79
+
+
+def test_swap_without_the_swap_rule_is_explained():
+    status, out, session = terminal_game("hex", None, ["swap", "quit"], rows=7, cols=7)
+    assert status == 0
+    assert out.startswith("Hex 7 x 7 (swap rule off): Two players at one board")
+    assert "this game has no swap rule: enter a cell" in out
+    assert "must be column letters" not in out
+    assert session.moves == ()
+
+
+def test_titles_of_the_other_games():
+    for game, params, title in [
+        ("connect_four", {}, "Connect Four"),
+        ("tictactoe", {}, "Tic-tac-toe"),
+        ("connect_n", {"rows": 5, "cols": 8, "n": 3, "gravity": False}, "Connect 3 on 5 x 8"),
+        ("gomoku", {"size": 9}, "Gomoku 9 x 9 (freestyle)"),
+    ]:
+        _, out, _ = terminal_game(game, None, ["quit"], **params)
+        assert out.startswith(f"{title}"), out.splitlines()[0]
+        assert "connects" not in out  # sides are Hex's

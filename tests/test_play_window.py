@@ -15,6 +15,7 @@ from connectn_env.play import GameSession
 from connectn_env.play.window import HINT_COLOUR, LOSS_BANNER, WIN_BANNER, PlayWindow
 from connectn_env.records import GameConfig, load_record, save_record
 from connectn_env.records.record import GameRecord
+from connectn_env.render.pygame_renderer import PygameRenderer
 from connectn_env.render.theme import BACKGROUND
 
 TIMEOUT = 30.0
@@ -185,26 +186,58 @@ def test_hint_is_drawn_as_a_marker():
         window.close()
 
 
-def test_analysis_overlay_toggles():
-    window = make_window()
+def stone_square(window, shot, row, col):
+    """The pixels of the square inside the stone at (row, col)."""
+    x, y = window.frame.cell_pixel(row, col)
+    half = round(0.65 * window.frame.renderer.geometry.stone_radius)
+    return shot[y - half : y + half + 1, x - half : x + half + 1]
+
+
+@pytest.mark.parametrize(
+    ("game", "params", "click_at"),
+    [
+        ("connect_four", {}, (0, 3)),
+        ("tictactoe", {}, (1, 1)),
+        ("gomoku", {"size": 9}, (4, 4)),
+        ("hex", {"rows": 5, "cols": 5}, (2, 2)),
+    ],
+)
+def test_analysis_overlay_tints_empty_cells_only(game, params, click_at):
+    window = make_window(game, **params)
+    session = window.session
     try:
         press(window, pygame.K_a)
         assert window.show_analysis
         assert window.message.startswith("No analysis yet")
         press(window, pygame.K_a)
         window.message = ""
-        click(window, 0, 3)
-        run_until(window, lambda: len(window.session.moves) == 2 and idle(window))
-        plain = board_part(window, window.frame.screenshot())
+        click(window, *click_at)
+        run_until(window, lambda: len(session.moves) == 2 and idle(window))
+        plain = window.frame.screenshot()
         press(window, pygame.K_a)
-        overlaid = board_part(window, window.frame.screenshot())
-        pi = window.session.analysis.result.pi
-        geometry = window.frame.renderer.geometry
-        for col in range(7):  # visited columns are tinted, unvisited ones are not
-            x, y = (round(v) for v in geometry.center(2, col))
-            assert (overlaid[y, x] != plain[y, x]).any() == (pi[col] > 0)
+        overlaid = window.frame.screenshot()
+        pi = session.analysis.result.pi
+        state = session.state
+        style = window.frame.renderer.style
+        tinted = 0
+        for action in range(state.game.num_actions):  # the searched empty cells are tinted
+            cell = style.landing_cell(state, action)
+            if cell is None or state.board[cell]:
+                continue
+            x, y = window.frame.cell_pixel(*cell)
+            changed = overlaid[y - 1 : y + 2, x - 1 : x + 2] != plain[y - 1 : y + 2, x - 1 : x + 2]
+            assert changed.any() == (pi[action] > 0), (action, cell)
+            tinted += int(pi[action] > 0)
+        assert tinted > 0
+        for row, col in zip(*np.nonzero(state.board), strict=True):  # stones untouched
+            np.testing.assert_array_equal(
+                stone_square(window, overlaid, row, col), stone_square(window, plain, row, col)
+            )
+        ai_move = session.moves[1]
+        if not state.game.gravity:  # the AI's move is on a stone now: its share is in words
+            assert f"(also {style.move_label(state.game, ai_move)} " in window.info_line()
         press(window, pygame.K_a)
-        assert np.array_equal(board_part(window, window.frame.screenshot()), plain)
+        assert np.array_equal(window.frame.screenshot(), plain)
     finally:
         window.close()
 
@@ -329,3 +362,91 @@ def test_no_display_is_explained(monkeypatch, capsys):
     session = GameSession(GameConfig("tictactoe").make_env(), agents.RandomAgent(seed=0))
     assert run_window(session) == 1
     assert "cannot open a window (no screen here); use --ui terminal" in capsys.readouterr().err
+
+
+# --- the window's size ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def desktop(monkeypatch):
+    """Pretend the desktop is ``width`` x ``height`` pixels."""
+
+    def set_size(width, height):
+        monkeypatch.setattr(pygame.display, "get_desktop_sizes", lambda: [(width, height)])
+
+    return set_size
+
+
+def assert_everything_visible(window):
+    frame = window.frame
+    width, height = frame.window.size
+    rect = frame.board_rect
+    geometry = frame.renderer.geometry
+    assert rect.left >= 0 and rect.right <= width and rect.bottom <= height
+    for _, (x, y) in geometry.column_labels + geometry.row_labels:
+        assert 0 <= x + rect.x <= width and 0 <= y <= rect.bottom, (x, y)
+    assert frame.status_rect().right <= width
+    assert frame.small_rect(frame.small_lines).bottom <= height  # the key bar
+    shot = frame.screenshot()
+    expected = frame.renderer.rgb_array(window.session.state)
+    assert np.array_equal(board_part(window, shot), expected)
+
+
+@pytest.mark.parametrize(
+    ("game", "params"),
+    [("gomoku", {}), ("gomoku", {"size": 19}), ("hex", {"swap": True}), ("connect_four", {})],
+)
+def test_the_window_fits_a_1024_x_600_screen(desktop, game, params):
+    desktop(1024, 600)
+    window = make_window(game, agent="random", **params)
+    try:
+        width, height = window.frame.window.size
+        assert width <= 1024 and height <= 600 - 60  # room for a title bar and a task bar
+        assert_everything_visible(window)
+        click(window, 2, 3)  # clicks reach the smaller board
+        window.step()
+        cols = window.session.game.cols
+        assert window.session.moves[0] == (3 if game == "connect_four" else 2 * cols + 3)
+    finally:
+        window.close()
+
+
+def test_the_gomoku_window_fits_1024_x_768_and_keeps_its_size_on_a_large_screen(desktop):
+    desktop(1024, 768)
+    window = make_window("gomoku", agent="random")
+    try:
+        assert window.frame.window.size[1] <= 768 - 60
+        assert_everything_visible(window)
+    finally:
+        window.close()
+    desktop(1920, 1080)
+    window = make_window("gomoku", agent="random")
+    try:
+        natural = PygameRenderer(window.session.game)
+        assert window.frame.renderer.geometry.cell == natural.geometry.cell
+        assert window.frame.board_rect.size == natural.size
+    finally:
+        window.close()
+
+
+def test_resizing_redraws_the_board_to_fit_and_maps_clicks(desktop):
+    desktop(1920, 1080)
+    window = make_window("hex", agent=None, rows=9, cols=9)
+    frame = window.frame
+    try:
+        first = frame.renderer.geometry.cell
+        for size, grows in (((1400, 1000), True), ((500, 420), False)):
+            frame.window.size = size
+            window.step()
+            assert tuple(frame.window.size) == size
+            assert (frame.renderer.geometry.cell > first) == grows
+            assert_everything_visible(window)
+            post(pygame.MOUSEMOTION, pos=frame.cell_pixel(4, 6), rel=(0, 0), buttons=(0, 0, 0))
+            window.step()
+            assert window.hover == 4 * 9 + 6
+            post(pygame.WINDOWLEAVE)
+        click(window, 8, 0)
+        window.step()
+        assert window.session.moves == (8 * 9,)
+    finally:
+        window.close()

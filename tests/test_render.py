@@ -1,4 +1,5 @@
-"""Rendering: text, rgb_array pictures, the human window, pixel-to-action mapping."""
+"""Rendering: board styles, text, rgb_array pictures, the human window, pixel-to-action
+mapping."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pickle
 import subprocess
 import sys
 import time
+import types
 
 import numpy as np
 import pygame
@@ -15,14 +17,25 @@ import pytest
 from pettingzoo.test import render_test
 
 from connectn_env import connect_n_v0, gomoku_v0, hex_v0
-from connectn_env.games import ConnectNGame, GomokuGame, HexGame, connect_four, tictactoe
+from connectn_env.games import (
+    REGISTRY,
+    ConnectNGame,
+    GomokuGame,
+    HexGame,
+    connect_four,
+    tictactoe,
+)
 from connectn_env.render import (
     BoardGeometry,
+    BoardStyle,
     PygameRenderer,
+    available_styles,
+    board_style,
+    load_style,
     render_ansi,
     star_points,
 )
-from connectn_env.render.geometry import GO, GRID, HEX, RACK, board_style
+from connectn_env.render.theme import Palette
 
 GAMES = {
     "connect_four": connect_four(),
@@ -82,6 +95,215 @@ def test_pettingzoo_render_test(env_fn, kwargs):
     render_test(lambda render_mode: env_fn(render_mode=render_mode, **kwargs))
 
 
+# --- every style draws every test position --------------------------------------------
+
+
+def style_games():
+    """Every registered game with its defaults and the games above (each style at two sizes
+    or more)."""
+    games = {name: entry.make() for name, entry in REGISTRY.items()}
+    games.update(GAMES)
+    return games
+
+
+STYLE_GAMES = style_games()
+
+
+def test_every_style_has_test_games_of_two_sizes():
+    sizes = {}
+    for game in STYLE_GAMES.values():
+        sizes.setdefault(game.render_style, set()).add((game.rows, game.cols))
+    assert set(sizes) == set(available_styles())
+    assert all(len(shapes) >= 2 for shapes in sizes.values()), sizes
+
+
+def sample_positions(game):
+    """(label, state): empty, after a quarter of the cells, a won end (random play), and
+    after each special action legal on the second move (the swap)."""
+    rng = np.random.default_rng(7)
+    yield "empty", game.new_initial_state()
+    mid = game.new_initial_state()
+    while mid.move_number < max(3, game.rows * game.cols // 4) and not mid.is_terminal():
+        mid.apply_action(int(rng.choice(mid.legal_actions())))
+    yield "middle", mid
+    for _ in range(100):
+        end = game.new_initial_state()
+        while not end.is_terminal():
+            end.apply_action(int(rng.choice(end.legal_actions())))
+        if end.winner is not None:
+            yield "won", end
+            break
+    first = game.new_initial_state()
+    first.apply_action(int(rng.choice(first.legal_actions())))
+    for action in game.special_actions:
+        if first.legal_action_mask()[action]:
+            special = first.clone()
+            special.apply_action(action)
+            yield game.special_actions[action], special
+
+
+def square(image, geometry, row, col, fraction):
+    x, y = (round(v) for v in geometry.center(row, col))
+    half = max(2, round(geometry.cell * fraction))
+    return image[y - half : y + half + 1, x - half : x + half + 1].reshape(-1, 3).astype(int)
+
+
+def changed_colour(before, after, geometry, row, col):
+    """Mean colour of the pixels of a cell's square that differ between two pictures."""
+    old, new = (square(p, geometry, row, col, 0.45) for p in (before, after))
+    changed = (old != new).any(axis=1)
+    return new[changed].mean(axis=0) if changed.any() else None
+
+
+@pytest.mark.parametrize("name", STYLE_GAMES)
+def test_every_style_draws_every_test_position(name):
+    """Each stone changes its cell towards its player's colour; empty cells look as on the
+    empty board; text has a line per row; no PNGs involved."""
+    game = STYLE_GAMES[name]
+    renderer = PygameRenderer(game)
+    geometry = renderer.geometry
+    stones = renderer.palette.stones
+    empty_picture = renderer.rgb_array(game.new_initial_state())
+    labels = []
+    for label, state in sample_positions(game):
+        labels.append(label)
+        image = renderer.rgb_array(state)
+        assert image.shape == (renderer.size[1], renderer.size[0], 3), label
+        marked = set(state.winning_cells()) | {state.last_move_cell()}
+        for row in range(game.rows):
+            for col in range(game.cols):
+                value = int(state.board[row, col])
+                if value == 0:
+                    np.testing.assert_array_equal(
+                        patch(image, geometry, row, col),
+                        patch(empty_picture, geometry, row, col),
+                        err_msg=f"{label}: empty cell {(row, col)} changed",
+                    )
+                elif (row, col) not in marked:  # the stone has its player's colour
+                    colour = changed_colour(empty_picture, image, geometry, row, col)
+                    assert colour is not None, (label, (row, col))
+                    nearest = np.argmin(np.linalg.norm(np.array(stones) - colour, axis=1))
+                    assert nearest == value - 1, (label, (row, col), colour)
+        text = render_ansi(state).splitlines()
+        assert len(text) == game.rows + 2, label
+    assert "won" in labels
+
+
+# --- one module per style ----------------------------------------------------------------
+
+
+class UnknownStyleGame(GomokuGame):
+    render_style = "no_such_style"
+
+
+def test_an_unknown_style_is_an_error_listing_the_styles():
+    game = UnknownStyleGame(size=9)
+    listed = ", ".join(available_styles())
+    for build in (board_style, BoardGeometry, PygameRenderer):
+        with pytest.raises(ValueError, match=f"no board style 'no_such_style'.*{listed}"):
+            build(game)
+    with pytest.raises(ValueError, match="no board style"):
+        render_ansi(game.new_initial_state())
+    for bad in ("../hex", "hex.sub", ""):
+        with pytest.raises(ValueError, match="no board style"):
+            load_style(bad)
+    with pytest.raises(TypeError, match="str"):
+        load_style(None)
+
+
+class DotsStyle(BoardStyle):
+    """A test style: a green board with lines, discs, legal moves shown (Othello's look)."""
+
+    name = "dots"
+    palette = Palette(
+        names=("Black", "White"),
+        stones=((20, 20, 20), (245, 245, 245)),
+        edges=((0, 0, 0), (150, 150, 150)),
+        board=(30, 130, 60),
+        line=(10, 60, 25),
+        last_move=((230, 40, 40), (230, 40, 40)),
+        win=(255, 200, 0),
+    )
+    legal_moves_shown = True
+
+    def draw_board(self, canvas, geometry):
+        (left, top), (right, bottom) = geometry.frame[0], geometry.frame[2]
+        canvas.fill(self.palette.board, (left, top, right - left, bottom - top))
+        for col in range(geometry.game.cols + 1):
+            x = geometry.center(0, col - 0.5)[0]
+            canvas.line(self.palette.line, (x, top), (x, bottom), 1)
+
+    def draw_stone(self, canvas, player, centre, radius):
+        canvas.circle(self.palette.edges[player], centre, radius)
+        canvas.circle(self.palette.stones[player], centre, radius * 0.9)
+
+
+class DotsGomoku(GomokuGame):
+    render_style = "dots"
+
+
+@pytest.fixture
+def dots_style(monkeypatch):
+    """A style added as one new module (``connectn_env.render.styles.dots``)."""
+    module = types.ModuleType("connectn_env.render.styles.dots")
+    module.STYLE = DotsStyle()
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    return module.STYLE
+
+
+def test_a_style_module_must_define_its_style(monkeypatch):
+    empty = types.ModuleType("connectn_env.render.styles.empty")
+    misnamed = types.ModuleType("connectn_env.render.styles.misnamed")
+    misnamed.STYLE = DotsStyle()
+    for module in (empty, misnamed):
+        monkeypatch.setitem(sys.modules, module.__name__, module)
+    with pytest.raises(ValueError, match=r"styles\.empty defines no STYLE"):
+        load_style("empty")
+    with pytest.raises(ValueError, match="STYLE named 'dots'"):
+        load_style("misnamed")
+
+
+def test_a_new_style_is_one_module_and_can_show_legal_moves(dots_style):
+    game = DotsGomoku(size=7)
+    assert board_style(game) == "dots" and load_style("dots") is dots_style
+    renderer = PygameRenderer(game)
+    state = game.new_initial_state()
+    state.apply_action(3 * 7 + 3)
+    image = renderer.rgb_array(state)
+    geometry = renderer.geometry
+    board_colour = np.array(dots_style.palette.board)
+    assert np.abs(pixel(image, geometry, 0, 0) - board_colour).max() > 40  # a white dot
+    corner = geometry.center(0, 0)
+    off_dot = image[round(corner[1] + 0.3 * geometry.cell), round(corner[0] + 0.3 * geometry.cell)]
+    assert np.abs(off_dot.astype(int) - board_colour).max() <= 3  # beside it, the board
+    centre = pixel(image, geometry, 3, 3)
+    assert np.argmin(np.linalg.norm(np.array(dots_style.palette.stones) - centre, axis=1)) == 0
+    text = render_ansi(state).splitlines()
+    assert text[1] == "1 * * * * * * *" and text[4] == "4 * * *[X]* * *"
+    assert renderer.action_at(geometry.center(2, 5)) == 2 * 7 + 5
+
+
+def test_geometry_with_a_chosen_cell_pitch():
+    for game in (connect_four(), tictactoe(), GomokuGame(size=15), HexGame(size=11)):
+        sizes = []
+        for cell in (8, 24, 60, 150):
+            geometry = BoardGeometry(game, cell=cell)
+            assert geometry.cell == cell
+            (x0, y0), (x1, y1) = geometry.center(0, 0), geometry.center(0, 1)
+            assert math.dist((x0, y0), (x1, y1)) == pytest.approx(cell)
+            sizes.append(geometry.size)
+            renderer = PygameRenderer(game, cell=cell)
+            image = renderer.rgb_array(game.new_initial_state())
+            assert image.shape == (geometry.size[1], geometry.size[0], 3)
+            for row, col in ((0, 0), (game.rows - 1, game.cols - 1)):
+                assert renderer.action_at(geometry.center(row, col)) == cell_action(game, row, col)
+        heights = [height for _, height in sizes]
+        assert heights == sorted(heights) and heights[0] < heights[-1]
+    for bad, error in ((5, ValueError), (201, ValueError), (10.0, TypeError), (True, TypeError)):
+        with pytest.raises(error, match="cell"):
+            BoardGeometry(connect_four(), cell=bad)
+
+
 # --- sizes and layout ------------------------------------------------------------------
 
 
@@ -110,10 +332,15 @@ def test_picture_sizes_are_sensible_from_1x1_to_32x32():
 
 
 def test_board_styles():
-    assert board_style(connect_four()) == RACK
-    assert board_style(tictactoe()) == GRID
-    assert board_style(GomokuGame()) == GO
-    assert board_style(HexGame()) == HEX
+    assert board_style(connect_four()) == "rack"
+    assert board_style(tictactoe()) == "grid"
+    assert board_style(GomokuGame()) == "go"
+    assert board_style(HexGame()) == "hex"
+    assert {"rack", "grid", "go", "hex"} <= set(available_styles())
+    for name in available_styles():
+        style = load_style(name)
+        assert isinstance(style, BoardStyle) and style.name == name
+        assert load_style(name) is style
 
 
 def test_coordinate_labels():
@@ -232,7 +459,7 @@ def test_rgb_array_shape_and_players_differ(name):
     empty = patch(image, geometry, 0, last_col // 2)
     for a, b in ((stone0, stone1), (stone0, empty), (stone1, empty)):
         assert np.linalg.norm(a - b) > 10
-    if geometry.style != GRID:  # a stone's centre has its player's colour
+    if geometry.style.name != "grid":  # a stone's centre has its player's colour
         stones = np.array(renderer.palette.stones)
         for player, col in ((0, 0), (1, last_col)):
             centre = pixel(image, geometry, game.rows - 1, col)
@@ -426,10 +653,20 @@ def test_copy_and_pickle_after_rendering(render_mode):
 
 
 def test_importing_the_package_does_not_import_pygame():
+    """Styles, geometry and text work headless: no style module imports pygame."""
     code = (
-        "import sys, connectn_env, connectn_env.render; "
-        "from connectn_env.render import render_ansi, BoardGeometry; "
-        "assert 'pygame' not in sys.modules, 'pygame imported'"
+        "import sys, connectn_env, connectn_env.render\n"
+        "from connectn_env.render import BoardGeometry, available_styles, load_style, "
+        "render_ansi\n"
+        "from connectn_env.games import REGISTRY\n"
+        "assert len(available_styles()) >= 4\n"
+        "for name in available_styles():\n"
+        "    load_style(name)\n"
+        "for entry in REGISTRY.values():\n"
+        "    game = entry.make()\n"
+        "    BoardGeometry(game).action_at((100, 100))\n"
+        "    render_ansi(game.new_initial_state())\n"
+        "assert 'pygame' not in sys.modules, 'pygame imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 

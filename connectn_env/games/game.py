@@ -136,6 +136,12 @@ class BoardGame:
         return self.rows * self.cols
 
     @property
+    def title(self) -> str:
+        """The game's name for people, with its size and options (``"Hex 7 x 7 (swap rule
+        on)"``); by default the Gymnasium name and the board size."""
+        return f"{self.gym_name} {self.rows} x {self.cols}"
+
+    @property
     def special_actions(self) -> dict[int, str]:
         """Actions that name no cell (Hex's ``swap``, Othello's ``pass``), by name."""
         return {}

@@ -62,10 +62,10 @@ def run_play(args: argparse.Namespace) -> int:
     if ui == "window":
         from connectn_env.play.window import run_window
 
-        return run_window(session, title=f"connectn play {config} against {spec}")
+        return run_window(session, title=f"connectn play: {session.game.title} against {spec}")
     from connectn_env.play.terminal import run_terminal
 
-    return run_terminal(session, opponent=str(spec), title=str(config))
+    return run_terminal(session, opponent=str(spec))
 
 
 def run_replay(record: Any, args: argparse.Namespace) -> int:

@@ -1,8 +1,10 @@
 """A pygame window with a board picture on top and lines of text below it.
 
-Shared by the play window and the replay viewer. Initialises only ``pygame.display`` (and
-quits it on close only if it initialised it) and ``pygame.freetype``; never calls
-``pygame.init()`` or the global ``pygame.quit()``.
+Shared by the play window and the replay viewer. The window fits the screen (its first size
+leaves room for a title bar and a task bar on the desktop, down to 1024 x 600) and may be
+resized: the board is then drawn again with the cell pitch that fits. Initialises only
+``pygame.display`` (and quits it on close only if it initialised it) and ``pygame.freetype``;
+never calls ``pygame.init()`` or the global ``pygame.quit()``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import pygame
 import pygame.freetype
 
 from connectn_env.games.validation import require_number
+from connectn_env.render.geometry import LARGEST_CELL, MIN_WIDTH, SMALLEST_CELL, BoardGeometry
 from connectn_env.render.pygame_renderer import PygameRenderer
 from connectn_env.render.theme import BACKGROUND, STATUS_BAR, TEXT
 from connectn_env.safetext import printable
@@ -26,7 +29,9 @@ from connectn_env.safetext import printable
 PAD = 10
 STATUS_FONT, SMALL_FONT = 17, 14
 STATUS_LINE, SMALL_LINE = 34, 22  # heights of the big first line and the small lines
-MIN_WIDTH = 480
+FRAME_WIDTH = 480  # the window is at least this wide when the screen allows
+SCREEN_RESERVE = (16, 72)  # screen room left for window borders, a title bar and a task bar
+MIN_BOARD_HEIGHT = 160  # smallest board picture a resized window keeps room for
 RGB = tuple[int, int, int]
 
 
@@ -43,7 +48,8 @@ class BoardFrame:
         small_lines: Number of small text lines between the status line and the key help.
 
     Attributes:
-        renderer: The board renderer.
+        renderer: The board renderer (replaced by one with another cell pitch when the
+            window's size changes).
         window: The ``pygame.Window`` once opened, else None.
         board_rect: Where the board picture is in the window.
     """
@@ -61,9 +67,14 @@ class BoardFrame:
         self.board_rect = pygame.Rect((0, 0), renderer.size)
         self.fonts: tuple[Any, Any] | None = None
         self._opened_display = False
+        self._laid_out: tuple[int, int] | None = None  # the window size of the layout
 
     def open(self) -> None:
-        """Open the window (initialising pygame's display if needed); safe to repeat."""
+        """Open the window (initialising pygame's display if needed); safe to repeat.
+
+        The window is as large as the board's picture at its usual size needs, or smaller
+        to fit the desktop (:meth:`screen_room`); it can be resized.
+        """
         if self.window is not None:
             return
         if not pygame.display.get_init():
@@ -75,12 +86,66 @@ class BoardFrame:
             pygame.freetype.Font(None, STATUS_FONT),
             pygame.freetype.Font(None, SMALL_FONT),
         )
-        board_w, board_h = self.renderer.size
+        room_w, room_h = self.screen_room()
         help_w = self.fonts[1].get_rect(self.key_help).width + 2 * PAD
-        width = max(board_w, help_w, MIN_WIDTH)
-        self.board_rect = pygame.Rect(((width - board_w) // 2, 0), (board_w, board_h))
-        height = board_h + PAD + STATUS_LINE + SMALL_LINE * (self.small_lines + 1)
-        self.window = pygame.Window(self.title, (width, height))
+        board_w, board_h = self.renderer.size
+        if board_w > room_w or board_h + self.panel_height > room_h:
+            self._use_cell(self.fitting_cell(room_w, room_h - self.panel_height))
+            board_w, board_h = self.renderer.size
+        width = max(board_w, min(max(help_w, FRAME_WIDTH), room_w))
+        self.window = pygame.Window(
+            self.title, (width, board_h + self.panel_height), resizable=True
+        )
+        self.window.minimum_size = (MIN_WIDTH, MIN_BOARD_HEIGHT + self.panel_height)
+        self.fit()
+
+    @property
+    def panel_height(self) -> int:
+        """Height of the text lines under the board."""
+        return PAD + STATUS_LINE + SMALL_LINE * (self.small_lines + 1)
+
+    @staticmethod
+    def screen_room() -> tuple[int, int]:
+        """(width, height) a window may take on the (first) desktop: its size less room for
+        borders, a title bar and a task bar."""
+        sizes = pygame.display.get_desktop_sizes()
+        width, height = sizes[0] if sizes else (1024, 768)
+        return (width - SCREEN_RESERVE[0], height - SCREEN_RESERVE[1])
+
+    def fitting_cell(self, width: int, height: int) -> int:
+        """The largest cell pitch whose board picture fits in ``width`` x ``height`` pixels
+        (the smallest pitch if none fits)."""
+        game = self.renderer.game
+        low, high = SMALLEST_CELL, LARGEST_CELL
+        while low < high:
+            middle = (low + high + 1) // 2
+            picture_w, picture_h = BoardGeometry(game, cell=middle).size
+            if picture_w <= width and picture_h <= height:
+                low = middle
+            else:
+                high = middle - 1
+        return low
+
+    def fit(self) -> None:
+        """Lay the window out again if its size changed (the person resized it): the board
+        is redrawn with the cell pitch that fits, centred above the text lines."""
+        if self.window is None:
+            return
+        size = tuple(self.surface.get_size())
+        if size == self._laid_out:
+            return
+        width, height = size
+        board_w, board_h = self.renderer.size
+        if self._laid_out is not None:  # a resize: the largest board that fits
+            self._use_cell(self.fitting_cell(width, height - self.panel_height))
+            board_w, board_h = self.renderer.size
+        self.board_rect = pygame.Rect((max(0, (width - board_w) // 2), 0), (board_w, board_h))
+        self._laid_out = size
+
+    def _use_cell(self, cell: int) -> None:
+        if cell != self.renderer.geometry.cell:
+            self.renderer.close()
+            self.renderer = PygameRenderer(self.renderer.game, cell=cell)
 
     def try_open(self) -> str | None:
         """Open the window; returns None, or pygame's reason why it cannot (no display)."""
@@ -97,6 +162,7 @@ class BoardFrame:
         if self.window is not None:
             self.window.destroy()
             self.window = None
+            self._laid_out = None
         if self._opened_display:
             pygame.display.quit()
             self._opened_display = False
@@ -121,7 +187,9 @@ class BoardFrame:
         return pygame.Rect(rect.x, rect.bottom + index * SMALL_LINE, rect.w, SMALL_LINE)
 
     def clear(self) -> None:
-        """Fill the window with the background and draw the key-help strip."""
+        """Lay out for the window's size (:meth:`fit`), fill the window with the background
+        and draw the key-help strip."""
+        self.fit()
         surface = self.surface
         surface.fill(BACKGROUND)
         top = self.small_rect(self.small_lines).y
@@ -156,6 +224,7 @@ class BoardFrame:
 
     def action_at(self, pos: Sequence[int]) -> int | None:
         """The action a click at window pixel ``pos`` names, or None off the board."""
+        self.fit()
         if not self.board_rect.collidepoint(pos):
             return None
         return self.renderer.action_at((pos[0] - self.board_rect.x, pos[1] - self.board_rect.y))

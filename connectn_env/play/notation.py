@@ -1,5 +1,6 @@
 """Move names as people type and read them: ``4`` (a column of a gravity game, 1-based),
-``b2`` (a cell: column letter, row number, ``a1`` top left) or ``swap`` (Hex's swap move)."""
+``b2`` (a cell: column letter, row number, ``a1`` top left) or the name of a special action
+(``swap``: Hex's swap move; ``pass``)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,20 @@ SWAP = "swap"
 
 
 def swap_action(game: BoardGame) -> int | None:
-    """The swap action of ``game``, or None if it has none."""
-    if game.gravity or game.num_actions == game.rows * game.cols:
-        return None
-    return game.rows * game.cols
+    """The swap action of ``game`` (its special action named ``swap``), or None."""
+    for action, name in game.special_actions.items():
+        if name == SWAP:
+            return action
+    return None
+
+
+def forced_special_action(state: GameState) -> int | None:
+    """The special action that is the only legal move in ``state`` (a pass when the player
+    has no other move), or None."""
+    legal = [] if state.is_terminal() else state.legal_actions()
+    if len(legal) == 1 and legal[0] in state.game.special_actions:
+        return int(legal[0])
+    return None
 
 
 def move_name(game: BoardGame, action: int) -> str:
@@ -25,12 +36,7 @@ def move_name(game: BoardGame, action: int) -> str:
     """
     if not isinstance(game, BoardGame):
         raise TypeError(f"game must be a BoardGame, got {type(game).__name__}")
-    action = require_int("action", action, 0, game.num_actions - 1)
-    if game.gravity:
-        return str(action + 1)
-    if action == swap_action(game):
-        return SWAP
-    return cell_name(*divmod(action, game.cols))
+    return game.action_name(require_int("action", action, 0, game.num_actions - 1))
 
 
 def move_format(game: BoardGame) -> str:
@@ -41,8 +47,8 @@ def move_format(game: BoardGame) -> str:
         return f"a column number, 1 to {game.cols}"
     last = cell_name(game.rows - 1, game.cols - 1)
     text = f"a cell, column letter then row number, a1 to {last}"
-    if swap_action(game) is not None:
-        text += f", or '{SWAP}' (second move only)"
+    for name in game.special_actions.values():
+        text += f", or '{name}'" + (" (second move only)" if name == SWAP else "")
     return text
 
 
@@ -64,10 +70,13 @@ def parse_move(state: GameState, text: str) -> int:
         raise ValueError("the game is over: no more moves")
     if not entry:
         raise ValueError(f"enter a move: {move_format(game)}")
-    if game.gravity:
+    specials = {name: action for action, name in game.special_actions.items()}
+    if entry in specials:
+        action = specials[entry]
+    elif entry == SWAP:
+        raise ValueError(f"this game has no swap rule: enter {move_format(game)}")
+    elif game.gravity:
         action = _parse_column(game, entry)
-    elif entry == SWAP and swap_action(game) is not None:
-        action = swap_action(game)
     else:
         row, col = parse_cell_name(entry, game.rows, game.cols)
         action = row * game.cols + col
@@ -92,7 +101,18 @@ def _illegal_reason(state: GameState, action: int) -> str:
         return f"column {name} is full: choose another column"
     if action == swap_action(game):
         return "swap is only allowed as the second move of the game"
-    return f"{name} is already taken: choose an empty cell"
+    if action in game.special_actions:
+        return f"{name} is not allowed now: choose a cell"
+    if state.board[divmod(action, game.cols)]:
+        return f"{name} is already taken: choose an empty cell"
+    return f"{name} is not a legal move now: choose another cell"
 
 
-__all__ = ["SWAP", "move_format", "move_name", "parse_move", "swap_action"]
+__all__ = [
+    "SWAP",
+    "forced_special_action",
+    "move_format",
+    "move_name",
+    "parse_move",
+    "swap_action",
+]

@@ -9,7 +9,6 @@ import pygame
 from connectn_env.games import GameState
 from connectn_env.play.frame import BoardFrame, explain_no_window, run_frames
 from connectn_env.play.replay import check_record, move_caption, result_caption
-from connectn_env.render.geometry import GO
 from connectn_env.render.pygame_renderer import PygameRenderer
 
 WINDOW_KEYS = "Left/Right step   Home/End first/last   Q quit"
@@ -75,7 +74,7 @@ class ReplayWindow:
         frame = self.frame
         frame.clear()
         frame.renderer.draw(frame.board(), self.states[self.index])
-        upper = frame.renderer.geometry.style == GO  # go boards are labelled A, B, C...
+        upper = frame.renderer.style.uppercase_letters  # as the picture's coordinates
         caption = move_caption(self.record, self.index, self.names, upper=upper)
         frame.text(caption, frame.status_rect())
         at_end = self.index == len(self.states) - 1

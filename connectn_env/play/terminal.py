@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import textwrap
 import time
 from typing import Any, TextIO
 
@@ -10,12 +11,14 @@ from connectn_env.play.notation import move_format, move_name, parse_move
 from connectn_env.play.session import HINT, MOVE, GameSession
 from connectn_env.play.thinking import think
 from connectn_env.render.ansi import STONE_CHARS, render_ansi
+from connectn_env.render.style import load_style
 from connectn_env.safetext import printable
 
 NAMES = (STONE_CHARS[1], STONE_CHARS[2])
 COMMANDS = ("undo", "new", "hint", "switch", "help", "quit")
 PROGRESS_EVERY = 0.25  # seconds between progress lines on a terminal
 QUIT, CHANGED, SAME = "quit", "changed", "same"
+HELP_WIDTH = 79  # introduction and help lines are wrapped to this many characters
 
 
 class TerminalGame:
@@ -26,7 +29,8 @@ class TerminalGame:
         stdin: Where moves and commands are read (default ``sys.stdin``).
         stdout: Where the board and messages go (default ``sys.stdout``).
         opponent: How the agent is introduced (for example its spec).
-        title: The game's name for the first line (for example ``"tictactoe"``).
+        title: The game's name for the first line (default: the game's ``title``, for
+            example ``"Hex 7 x 7 (swap rule on)"``).
     """
 
     def __init__(
@@ -46,7 +50,7 @@ class TerminalGame:
         self.stdin = sys.stdin if stdin is None else stdin
         self.stdout = sys.stdout if stdout is None else stdout
         self.opponent = opponent
-        self.title = repr(session.game) if title is None else str(title)
+        self.title = session.game.title if title is None else str(title)
         self._last_progress = 0.0
 
     def run(self) -> int:
@@ -206,17 +210,31 @@ class TerminalGame:
                 f"You play {NAMES[session.human_player]} (you move {first}) against "
                 f"{self.opponent}."
             )
-        return f"{self.title}: {sides}\n{self._help()}"
+        game = self.session.game
+        legend = load_style(game.render_style).legend(game.rows, game.cols, NAMES)
+        lines = [f"{self.title}: {sides}", *([legend] if legend else [])]
+        return "\n".join([*(_wrap(line) for line in lines), self._help()])
 
     def _help(self) -> str:
         commands = [c for c in COMMANDS if c != "hint" or self.session.agent is not None]
-        return f"Enter {move_format(self.session.game)}; commands: {', '.join(commands)}."
+        return "\n".join(
+            _wrap(line)
+            for line in (
+                f"Enter {move_format(self.session.game)}.",
+                f"Commands: {', '.join(commands)}.",
+            )
+        )
 
     def _say(self, text: str) -> None:
         """Write ``text`` and a newline; control characters (in names, an agent's error
         message) are escaped, so none reaches the terminal."""
         self.stdout.write(printable(text, newlines=True) + "\n")
         self.stdout.flush()
+
+
+def _wrap(text: str) -> str:
+    """``text`` wrapped to :data:`HELP_WIDTH` characters, continuation lines indented."""
+    return textwrap.fill(text, HELP_WIDTH, subsequent_indent="  ", break_on_hyphens=False)
 
 
 def _details(result: Any, elapsed: float, kind: str) -> str:

@@ -10,10 +10,10 @@ import numpy as np
 import pygame
 
 from connectn_env.play.frame import PAD, BoardFrame, explain_no_window, run_frames
-from connectn_env.play.notation import move_name, swap_action
+from connectn_env.play.notation import forced_special_action, swap_action
 from connectn_env.play.session import HINT, MOVE, GameSession
 from connectn_env.play.thinking import Status, Thinker
-from connectn_env.render.geometry import GO, GRID, HEX, RACK
+from connectn_env.render.canvas import Canvas
 from connectn_env.render.pygame_renderer import PygameRenderer
 from connectn_env.render.theme import TEXT
 
@@ -100,7 +100,11 @@ class PlayWindow:
             self.key(event.key)
 
     def click(self, pos: tuple[int, int]) -> None:
-        """A left click at window pixel ``pos``: play there if it is the person's turn."""
+        """A left click at window pixel ``pos``: play there if it is the person's turn.
+
+        Clicking the opening stone takes it when the swap rule allows; when the only move
+        is a special action (Othello's pass), a click anywhere on the board plays it.
+        """
         session = self.session
         action = self.frame.action_at(pos)
         if action is None or session.over:
@@ -111,13 +115,23 @@ class PlayWindow:
         swap = swap_action(session.game)
         if swap is not None and session.is_legal(swap) and action == session.moves[0]:
             action = swap  # clicking the opening stone takes it (the swap rule)
+        forced = forced_special_action(session.state)
+        if forced is not None:
+            action = forced
         if not session.is_legal(action):
-            what = "column is full" if session.game.gravity else "cell is taken"
-            self.message = f"That {what}: choose another."
+            self.message = self._illegal_text(action)
             return
         self._stop_thinking()  # a hint search for this position is no longer wanted
         session.play(action)
         self.message = ""
+
+    def _illegal_text(self, action: int) -> str:
+        state, style = self.session.state, self.frame.renderer.style
+        cell = style.landing_cell(state, action)
+        if cell is None or state.board[cell]:
+            taken = "full" if style.target == "column" else "taken"
+            return f"That {style.target} is {taken}: choose another."
+        return f"You cannot play {style.move_label(state.game, action)} now: choose another."
 
     def key(self, key: int) -> None:
         """A key press: U undo, N new game, S switch sides, H hint, A analysis, Q/Esc quit."""
@@ -186,9 +200,7 @@ class PlayWindow:
             self.thinker.start(MOVE, session)
 
     def _hint_text(self, action: int, result: Any) -> str:
-        name = move_name(self.session.game, action)
-        if self.frame.renderer.geometry.style == GO:  # go boards are labelled A, B, C...
-            name = name.upper()
+        name = self.frame.renderer.style.move_label(self.session.game, action)
         text = f"Hint: {name}"
         if result is not None:
             chance = (result.root_value + 1) / 2
@@ -218,11 +230,16 @@ class PlayWindow:
             self._draw_banner(line, result)
         else:
             frame.text(self._prompt(), line)
-        message = self.message
-        if not message and self.show_analysis and session.analysis is not None:
-            message = self._analysis_caption()
-        frame.text(message, frame.small_rect(0), small=True)
+        frame.text(self.info_line(), frame.small_rect(0), small=True)
         return frame.surface
+
+    def info_line(self) -> str:
+        """The line under the status line: the message, else (with the analysis shown) what
+        the heat map shows."""
+        session = self.session
+        if not self.message and self.show_analysis and session.analysis is not None:
+            return self._analysis_caption()
+        return self.message
 
     def _prompt(self) -> str:
         session = self.session
@@ -233,7 +250,11 @@ class PlayWindow:
                 return "The AI failed to move: press U, N or S."
             return "The AI moves..."
         mover = self.names[session.state.current_player()]
-        what = "column" if session.game.gravity else "cell"
+        what = self.frame.renderer.style.target
+        forced = forced_special_action(session.state)
+        if forced is not None:
+            name = session.game.special_actions[forced]
+            return f"{mover} has no move: click the board to {name}."
         if session.agent is None:
             return f"{mover} to move: click a {what}."
         text = f"Your move ({mover}): click a {what}."
@@ -286,6 +307,8 @@ class PlayWindow:
         self.frame.text(f"{result}   N new game   U undo", line, colour=WHITE, centre=True)
 
     def _analysis_caption(self) -> str:
+        """What the heat map shows; the shares of moves it cannot show (a cell taken since,
+        a special action such as swap) are listed."""
         analysis = self.session.analysis
         result = analysis.result
         who = "the AI's move" if analysis.kind == MOVE else "your hint"
@@ -293,56 +316,48 @@ class PlayWindow:
             f"Analysis of {who} at move {len(analysis.moves) + 1}: share of "
             f"{result.simulations:,} simulations per move"
         )
-        swap = swap_action(self.session.game)
-        if swap is not None and result.pi[swap] > 0:
-            text += f" (swap {result.pi[swap]:.0%})"
+        shown = self._heat_cells(result.pi)
+        unseen = [
+            int(a) for a in np.argsort(result.pi)[::-1] if result.pi[a] > 0 and a not in shown
+        ]
+        if unseen:
+            style = self.frame.renderer.style
+            names = (
+                f"{style.move_label(self.session.game, a)} {_percent(float(result.pi[a]))}"
+                for a in unseen[:HEAT_LABELS]
+            )
+            text += f" (also {', '.join(names)})"
         return text
 
+    def _heat_cells(self, pi: np.ndarray) -> dict[int, tuple[int, int]]:
+        """The empty cell where each searched move would put its stone (moves whose cell is
+        taken and special actions have none)."""
+        style, state = self.frame.renderer.style, self.session.state
+        cells = {}
+        for action in np.flatnonzero(np.asarray(pi) > 0):
+            cell = style.landing_cell(state, int(action))
+            if cell is not None and not state.board[cell]:
+                cells[int(action)] = cell
+        return cells
+
     def _draw_heat(self, board: pygame.Surface, pi: np.ndarray) -> None:
-        """The visit share of each move in orange (stronger for more visits): a column strip
-        in gravity games, else the empty cell or a ring around a stone; the most visited
+        """The visit share of each move in orange (stronger for more visits) on the empty
+        cell where its stone would land (stones are left as they are); the most visited
         moves get a percentage label."""
-        geometry = self.frame.renderer.geometry
-        game = self.session.game
+        renderer = self.frame.renderer
         pi = np.asarray(pi, dtype=float)
         top = pi.max(initial=0.0)
-        shares = pi[: game.cols if game.gravity else game.rows * game.cols]
-        if top <= 0:
+        cells = self._heat_cells(pi)
+        if top <= 0 or not cells:
             return
-        overlay = pygame.Surface(board.get_size(), pygame.SRCALPHA)
-        stones = self.session.state.board
-        half = geometry.cell / 2
-        frame_top, frame_bottom = geometry.frame[0][1], geometry.frame[2][1]
-        for action in np.flatnonzero(shares > 0):
-            share = float(shares[action]) / top
-            if game.gravity:
-                x = round(geometry.center(0, int(action))[0] - half)
-                height = round(frame_bottom - frame_top)
-                rect = pygame.Rect(x, round(frame_top), geometry.cell, height)
-                overlay.fill((*HEAT, round(20 + 110 * share)), rect)
-                continue
-            cell = divmod(int(action), game.cols)
-            colour = (*HEAT, round(20 + 180 * share))
-            centre = geometry.center(*cell)
-            if stones[cell]:  # the move was played since: ring the stone
-                ring = max(2, round(geometry.cell * 0.12 * share))
-                pygame.draw.circle(overlay, colour, centre, geometry.stone_radius + ring, ring)
-            elif geometry.style == HEX:
-                pygame.draw.polygon(overlay, colour, geometry.hexagon(*cell))
-            elif geometry.style == GRID:
-                overlay.fill(
-                    colour,
-                    pygame.Rect(0, 0, geometry.cell, geometry.cell).move(
-                        round(centre[0] - half), round(centre[1] - half)
-                    ),
-                )
-            else:
-                pygame.draw.circle(overlay, colour, centre, half)
-        board.blit(overlay, (0, 0))
-        for action in np.argsort(shares)[::-1][:HEAT_LABELS]:
-            if shares[action] > 0:
-                cell = (0, int(action)) if game.gravity else divmod(int(action), game.cols)
-                self._label(board, _percent(float(shares[action])), geometry.center(*cell))
+        overlay = Canvas(pygame.Surface(board.get_size(), pygame.SRCALPHA))
+        for action, cell in cells.items():
+            alpha = round(20 + 180 * float(pi[action]) / top)
+            renderer.style.fill_cell(overlay, renderer.geometry, cell, (*HEAT, alpha))
+        board.blit(overlay.surface, (0, 0))
+        for action in sorted(cells, key=lambda a: -pi[a])[:HEAT_LABELS]:
+            centre = renderer.geometry.center(*cells[action])
+            self._label(board, _percent(float(pi[action])), centre)
 
     def _label(self, board: pygame.Surface, text: str, centre: tuple[float, float]) -> None:
         """White text on a dark box centred at ``centre``, if it fits in a cell."""
@@ -356,17 +371,15 @@ class PlayWindow:
         board.blit(label, box)
 
     def _draw_hint(self, board: pygame.Surface, action: int) -> None:
-        """A ring where the hinted stone would go (swap is named in the message line)."""
+        """A ring where the hinted stone would go (special actions such as swap are named
+        in the message line only)."""
+        style = self.frame.renderer.style
         geometry = self.frame.renderer.geometry
-        state = self.session.state
-        if action == swap_action(state.game):
+        cell = style.landing_cell(self.session.state, action)
+        if cell is None:
             return
-        if state.game.gravity:
-            cell = (int(np.flatnonzero(state.board[:, action] == 0)[-1]), action)
-        else:
-            cell = divmod(action, state.game.cols)
         centre = geometry.center(*cell)
-        radius = geometry.stone_radius * (0.9 if geometry.style == RACK else 1.0)
+        radius = style.hint_radius * geometry.cell
         width = max(3, round(geometry.cell * 0.09))
         pygame.draw.circle(board, WHITE, centre, radius + 1, width + 2)
         pygame.draw.circle(board, HINT_COLOUR, centre, radius, width)

@@ -1,9 +1,9 @@
 """Where things go in a board picture (no pygame): image size, cell centres, labels and the
-inverse map from a pixel to an action.
+inverse map from a pixel to an action, from the board style's lattice and frame.
 
 The picture is, from top to bottom, the board with its coordinates and a status bar. The
 cell pitch is derived from the board size (within bounds), so 1 x 1 and 32 x 32 boards
-both give pictures of a few hundred pixels.
+both give pictures of a few hundred pixels; a window may ask for another pitch.
 """
 
 from __future__ import annotations
@@ -12,63 +12,29 @@ import math
 import numbers
 from collections.abc import Sequence
 
-from connectn_env.games import BoardGame, column_label
-
-RACK = "rack"  # Connect-N with gravity: a Connect Four rack with round holes
-GRID = "grid"  # Connect-N without gravity: X and O marks in a grid
-GO = "go"  # Gomoku: stones on the intersections of a wooden go board
-HEX = "hex"  # Hex: a rhombus of hexagons in a two-coloured frame
-STYLES = (RACK, GRID, GO, HEX)
+from connectn_env.games import BoardGame
+from connectn_env.games.validation import require_int
+from connectn_env.render.style import BoardStyle, board_style, load_style
 
 BOARD_PX = 640  # target side of a square of the board's area, in pixels
 MAX_BOARD_PX = 800  # longest side of the board, in pixels (unless cells hit MIN_CELL)
-MIN_CELL, MAX_CELL = 16, 100  # bounds of the cell pitch, in pixels
+MIN_CELL, MAX_CELL = 16, 100  # bounds of the derived cell pitch, in pixels
+SMALLEST_CELL, LARGEST_CELL = 6, 200  # bounds of a cell pitch asked for (to fit a window)
 MIN_WIDTH = 360  # narrower boards are centred in a picture this wide
-RACK_RIM = 0.15  # the rack's border around the holes, in cells
-GO_EDGE = 0.7  # wood beyond the outer lines, in cells
-HEX_FRAME = 1.0  # depth of Hex's coloured frame, in rows / columns
-STONE_RADIUS = {RACK: 0.40, GRID: 0.32, GO: 0.47, HEX: 0.42}  # in cells
-_ROW_STEP = math.sqrt(3) / 2  # vertical distance of Hex rows, in hexagon widths
-
-
-def board_style(game: BoardGame) -> str:
-    """How ``game`` is drawn: its ``render_style`` (``RACK``, ``GRID``, ``GO`` or ``HEX``)."""
-    if game.render_style not in STYLES:
-        raise ValueError(f"no drawing style {game.render_style!r}; styles: {', '.join(STYLES)}")
-    return game.render_style
-
-
-def star_points(rows: int, cols: int) -> list[tuple[int, int]]:
-    """Star points (hoshi) of a go-style board: the usual ones on 9 x 9, 13 x 13, 15 x 15
-    and 19 x 19, and by the same rules on other sizes.
-
-    On each axis the corner points are on the 4th line (3rd below 13); a centre point
-    needs both sides odd, and the four side points a board of at least 19 x 19.
-    """
-
-    def corner_lines(side: int) -> list[int]:
-        if side < 7:
-            return []
-        depth = 3 if side >= 13 else 2
-        return [depth, side - 1 - depth]
-
-    row_lines, col_lines = corner_lines(rows), corner_lines(cols)
-    points = {(r, c) for r in row_lines for c in col_lines}
-    if rows % 2 and cols % 2 and min(rows, cols) >= 5:
-        mid_r, mid_c = rows // 2, cols // 2
-        points.add((mid_r, mid_c))
-        if min(rows, cols) >= 19:
-            points.update((r, mid_c) for r in row_lines)
-            points.update((mid_r, c) for c in col_lines)
-    return sorted(points)
 
 
 class BoardGeometry:
-    """Pixel layout of the picture of a game's board.
+    """Pixel layout of the picture of a game's board, from the game's board style.
+
+    Args:
+        game: The game drawn.
+        cell: Cell pitch in pixels (6 to 200), for example to fit a window; by default it is
+            derived from the board size (16 to 100).
 
     Attributes:
         game: The game drawn.
-        style: ``RACK``, ``GRID``, ``GO`` or ``HEX`` (see :func:`board_style`).
+        style: Its :class:`~connectn_env.render.style.BoardStyle` (``style.name`` is
+            :func:`board_style`).
         cell: Cell pitch in pixels (width of a hexagon for Hex).
         font_px: Font size of the coordinates and the status bar.
         size: (width, height) of the picture.
@@ -78,22 +44,28 @@ class BoardGeometry:
         column_labels: (text, (x, y) centre) of each column label.
         row_labels: (text, (x, y) centre) of each row label (none for gravity games).
         status_rect: (x, y, width, height) of the status bar.
+
+    Raises:
+        TypeError: ``game`` is not a BoardGame, ``cell`` not an int or None.
+        ValueError: the game's board style does not exist, ``cell`` is out of bounds.
     """
 
-    def __init__(self, game: BoardGame) -> None:
-        if not isinstance(game, BoardGame):
-            raise TypeError(f"game must be a BoardGame, got {type(game).__name__}")
+    def __init__(self, game: BoardGame, *, cell: int | None = None) -> None:
+        self.style: BoardStyle = load_style(board_style(game))
+        if cell is not None:
+            cell = require_int("cell", cell, SMALLEST_CELL, LARGEST_CELL)
         self.game = game
-        self.style = board_style(game)
-        frame_units = self._frame_units()
-        xs, ys = [p[0] for p in frame_units], [p[1] for p in frame_units]
-        width, height = max(xs) - min(xs), max(ys) - min(ys)
-        cell = min(BOARD_PX / math.sqrt(width * height), MAX_BOARD_PX / max(width, height))
-        self.cell = min(MAX_CELL, max(MIN_CELL, round(cell)))
+        frame_units = self.style.frame_units(game.rows, game.cols)
+        if cell is None:
+            xs, ys = [p[0] for p in frame_units], [p[1] for p in frame_units]
+            width, height = max(xs) - min(xs), max(ys) - min(ys)
+            best = min(BOARD_PX / math.sqrt(width * height), MAX_BOARD_PX / max(width, height))
+            cell = min(MAX_CELL, max(MIN_CELL, round(best)))
+        self.cell = cell
         self.font_px = min(18, max(11, round(self.cell * 0.32)))
-        self.stone_radius = STONE_RADIUS[self.style] * self.cell
+        self.stone_radius = self.style.stone_radius * self.cell
         self._origin = (0.0, 0.0)
-        column_units, row_units = self._label_units()
+        column_units, row_units = self.style.label_units(game.rows, game.cols)
         # Lay out around cell (0, 0) at the origin, then move everything into the picture.
         frame = [self._to_px(p) for p in frame_units]
         column_labels = [(t, self._label_anchor(p, d)) for t, p, d in column_units]
@@ -114,13 +86,18 @@ class BoardGeometry:
 
     # --- cells -----------------------------------------------------------------------
 
-    def center(self, row: int, col: int) -> tuple[float, float]:
+    def center(self, row: float, col: float) -> tuple[float, float]:
         """Pixel centre of cell (row, col) (an intersection on a go board); any real
         row and column, also off the board."""
-        return self._to_px(self._unit(row, col))
+        return self._to_px(self.style.unit(row, col))
 
-    def hexagon(self, row: int, col: int) -> list[tuple[float, float]]:
-        """Corners of Hex cell (row, col), pointy side up, clockwise from the top."""
+    def to_unit(self, x: float, y: float) -> tuple[float, float]:
+        """Pixel (x, y) in the style's units (cell (0, 0) at the origin, one cell pitch = 1)."""
+        return ((x - self._origin[0]) / self.cell, (y - self._origin[1]) / self.cell)
+
+    def hexagon(self, row: float, col: float) -> list[tuple[float, float]]:
+        """Corners of a hexagon one cell wide around the centre of cell (row, col), pointy
+        side up, clockwise from the top (a Hex cell)."""
         x, y = self.center(row, col)
         radius = self.cell / math.sqrt(3)
         return [
@@ -134,77 +111,27 @@ class BoardGeometry:
         Raises:
             TypeError: ``pos`` is not a pair of numbers.
         """
-        x, y = _point(pos)
-        ux, uy = (x - self._origin[0]) / self.cell, (y - self._origin[1]) / self.cell
-        if self.style == HEX:
-            row, col = _hex_round(ux - uy / (2 * _ROW_STEP), uy / _ROW_STEP)
-        else:
-            row, col = math.floor(uy + 0.5), math.floor(ux + 0.5)
+        row, col = self.style.nearest_cell(*self.to_unit(*_point(pos)))
         if 0 <= row < self.game.rows and 0 <= col < self.game.cols:
             return (row, col)
         return None
 
     def action_at(self, pos: Sequence[float]) -> int | None:
-        """The action a click at pixel ``pos`` = (x, y) names, or None.
-
-        For gravity games the column under the pointer, anywhere from the top of the
-        picture to the bottom of the rack; for the others the cell under the pointer
-        (the nearest intersection on a go board, the hexagon in Hex). The action may be
-        illegal in the current position (an occupied cell, a full column).
+        """The action a click at pixel ``pos`` = (x, y) names, or None, as the board style
+        maps clicks: the cell under the pointer (the nearest intersection on a go board, the
+        hexagon in Hex), or in a rack the column under the pointer, anywhere from the top of
+        the picture to the bottom of the rack. The action may be illegal in the current
+        position (an occupied cell, a full column).
 
         Raises:
             TypeError: ``pos`` is not a pair of numbers.
         """
-        if self.game.gravity:
-            x, y = _point(pos)
-            col = math.floor((x - self._origin[0]) / self.cell + 0.5)
-            bottom = max(p[1] for p in self.frame)
-            return col if 0 <= col < self.game.cols and 0 <= y <= bottom else None
-        cell = self.cell_at(pos)
-        return None if cell is None else cell[0] * self.game.cols + cell[1]
+        return self.style.action_at(self, *_point(pos))
 
     # --- layout helpers ----------------------------------------------------------------
 
-    def _unit(self, row: float, col: float) -> tuple[float, float]:
-        if self.style == HEX:
-            return (col + row / 2, row * _ROW_STEP)
-        return (col, row)
-
     def _to_px(self, unit: tuple[float, float]) -> tuple[float, float]:
         return (self._origin[0] + unit[0] * self.cell, self._origin[1] + unit[1] * self.cell)
-
-    def _frame_units(self) -> list[tuple[float, float]]:
-        last_r, last_c = self.game.rows - 1, self.game.cols - 1
-        if self.style == HEX:
-            t = HEX_FRAME
-            corners = ((-t, -t), (-t, last_c + t), (last_r + t, last_c + t), (last_r + t, -t))
-            return [self._unit(r, c) for r, c in corners]
-        margin = {RACK: 0.5 + RACK_RIM, GRID: 0.5, GO: GO_EDGE}[self.style]
-        top, left = -margin, -margin
-        bottom, right = last_r + margin, last_c + margin
-        return [(left, top), (right, top), (right, bottom), (left, bottom)]
-
-    def _label_units(self) -> tuple[list, list]:
-        """(text, unit point on the frame's edge, outward direction) of the labels."""
-        rows, cols = self.game.rows, self.game.cols
-        if self.style == HEX:
-            t = HEX_FRAME
-            top = self._unit(-t, 0)[1]  # letters above the first row's cells
-            columns = [(column_label(c), (c, top), (0.0, -1.0)) for c in range(cols)]
-            row_labels = [(str(r + 1), self._unit(r, -t), (-1.0, 0.0)) for r in range(rows)]
-            return columns, row_labels
-        frame = self._frame_units()
-        top, left = frame[0][1], frame[0][0]
-        if self.style == RACK:
-            columns = [(str(c + 1), (c, top), (0.0, -1.0)) for c in range(cols)]
-            return columns, []
-        upper = self.style == GO  # go boards are labelled A, B, C...
-        columns = [
-            (column_label(c).upper() if upper else column_label(c), (c, top), (0.0, -1.0))
-            for c in range(cols)
-        ]
-        row_labels = [(str(r + 1), (left, r), (-1.0, 0.0)) for r in range(rows)]
-        return columns, row_labels
 
     def _label_anchor(
         self, unit: tuple[float, float], direction: tuple[float, float]
@@ -241,26 +168,4 @@ def _point(pos: Sequence[float]) -> tuple[float, float]:
     return float(x), float(y)
 
 
-def _hex_round(col: float, row: float) -> tuple[int, int]:
-    """The hexagon containing fractional axial coordinates (col, row) (cube rounding)."""
-    s = -col - row
-    rc, rr, rs = round(col), round(row), round(s)
-    dc, dr, ds = abs(rc - col), abs(rr - row), abs(rs - s)
-    if dc > dr and dc > ds:
-        rc = -rr - rs
-    elif dr > ds:
-        rr = -rc - rs
-    return int(rr), int(rc)
-
-
-__all__ = [
-    "GO",
-    "GRID",
-    "HEX",
-    "RACK",
-    "STYLES",
-    "BoardGeometry",
-    "board_style",
-    "star_points",
-    "text_extent",
-]
+__all__ = ["BoardGeometry", "text_extent"]

@@ -1,10 +1,10 @@
-"""Colours and player names of each board style (plain data, no pygame)."""
+"""Colours shared by every board style, the :class:`Palette` a style fills in, and colour
+mixing (plain data, no pygame)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-
-from connectn_env.render.geometry import GO, GRID, HEX, RACK
 
 RGB = tuple[int, int, int]
 
@@ -36,44 +36,10 @@ class Palette:
     win: RGB
 
 
-PALETTES: dict[str, Palette] = {
-    RACK: Palette(
-        names=("Red", "Yellow"),
-        stones=((214, 38, 38), (246, 200, 30)),
-        edges=((150, 18, 18), (190, 140, 0)),
-        board=(30, 84, 196),
-        line=(18, 52, 140),
-        last_move=((255, 255, 255), (120, 80, 0)),
-        win=(40, 220, 90),
-    ),
-    GRID: Palette(
-        names=("X", "O"),
-        stones=((200, 36, 36), (30, 84, 200)),
-        edges=((200, 36, 36), (30, 84, 200)),
-        board=(252, 251, 247),
-        line=(80, 78, 74),
-        last_move=((255, 236, 150), (255, 236, 150)),
-        win=(40, 190, 80),
-    ),
-    GO: Palette(
-        names=("Black", "White"),
-        stones=((28, 28, 30), (246, 246, 242)),
-        edges=((0, 0, 0), (130, 130, 126)),
-        board=(224, 182, 104),
-        line=(50, 36, 20),
-        last_move=((235, 50, 40), (235, 50, 40)),
-        win=(30, 150, 255),
-    ),
-    HEX: Palette(
-        names=("Red", "Blue"),
-        stones=((210, 44, 44), (36, 92, 206)),
-        edges=((140, 20, 20), (18, 50, 140)),
-        board=(246, 238, 218),
-        line=(96, 86, 74),
-        last_move=((255, 255, 255), (255, 255, 255)),
-        win=(255, 204, 0),
-    ),
-}
+def mix(a: Sequence[int], b: Sequence[int], t: float) -> RGB:
+    """The colour ``t`` of the way from ``a`` to ``b`` (``t`` clipped to 0..1)."""
+    t = min(1.0, max(0.0, t))
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
 
 
-__all__ = ["BACKGROUND", "PALETTES", "STATUS_BAR", "TEXT", "Palette"]
+__all__ = ["BACKGROUND", "RGB", "STATUS_BAR", "TEXT", "Palette", "mix"]

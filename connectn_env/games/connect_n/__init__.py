@@ -94,6 +94,16 @@ class ConnectNGame(BoardGame):
         """A Connect Four rack with gravity, an X/O grid without."""
         return "rack" if self.gravity else "grid"
 
+    @property
+    def title(self) -> str:
+        """``"Connect Four"``, ``"Tic-tac-toe"``, else like ``"Connect 5 on 10 x 12 (gravity)"``."""
+        named = {(6, 7, 4, True): "Connect Four", (3, 3, 3, False): "Tic-tac-toe"}
+        name = named.get((self.rows, self.cols, self.n, self.gravity))
+        if name is not None:
+            return name
+        rule = "gravity" if self.gravity else "no gravity"
+        return f"Connect {self.n} on {self.rows} x {self.cols} ({rule})"
+
     def num_actions_of(self, parameters: dict[str, Any]) -> int:
         return self.cols if self.gravity else self.rows * self.cols
 

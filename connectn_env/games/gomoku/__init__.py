@@ -76,6 +76,12 @@ class GomokuGame(BoardGame):
         )
         return representation, rows, cols, rows * cols
 
+    @property
+    def title(self) -> str:
+        """Like ``"Gomoku 15 x 15 (freestyle)"``."""
+        rule = "exactly five" if self.rule == "standard" else "freestyle"
+        return f"Gomoku {self.rows} x {self.cols} ({rule})"
+
     def winning_cells(self, state: GameState) -> list[tuple[int, int]]:
         return winning_line_cells(
             state.board, *state.last_move_cell(), FIVE, exact=self.rule == "standard"

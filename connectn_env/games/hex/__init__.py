@@ -86,6 +86,11 @@ class HexGame(BoardGame):
         return self.rows * self.cols + int(self.swap)
 
     @property
+    def title(self) -> str:
+        """Like ``"Hex 7 x 7 (swap rule on)"``."""
+        return f"Hex {self.rows} x {self.cols} (swap rule {'on' if self.swap else 'off'})"
+
+    @property
     def swap_action(self) -> int | None:
         """The swap action's index, or None when the swap rule is off."""
         return self.rows * self.cols if self.swap else None
