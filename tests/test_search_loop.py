@@ -1,0 +1,155 @@
+"""The one compiled search loop (agents/loop.py): evaluators, the external-evaluation protocol,
+pruning at the node limit, PUCT's tree reuse, and the cache of its per-game specialisations."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from agents import MCTSAgent, PUCTAgent
+from agents import tree as t
+from agents.loop import SearchConfig, new_workspace, resolve_leaf, rollout_value, run_simulations
+from connectn_env import connect_n_v0, gomoku_v0
+from connectn_env.games import REGISTRY, GameState
+
+NO_DATA = np.zeros(0, dtype=np.int64)
+UCT = SearchConfig(t.MODE_UCT, 1.4, 1.0, 1, False)
+PUCT = SearchConfig(t.MODE_PUCT, 1.25, 1.0, 0, True)
+
+
+def searched_tree(game, evaluator, config, simulations=300, seed=7):
+    state = game.new_initial_state()
+    tree = t.new_tree(20_000)
+    t.tree_reset(*tree, state.current_player())
+    workspace = new_workspace(
+        game.kernels, game.params, state.data, game.num_actions, game.max_moves
+    )
+    rng = np.array([seed], dtype=np.uint64)
+    run_simulations(game.kernels, evaluator, game.params, state.data, tree, config, rng,
+                    workspace, NO_DATA, simulations, False)  # fmt: skip
+    return tree
+
+
+@pytest.mark.parametrize("game_class", REGISTRY.families(), ids=lambda c: c.name)
+def test_the_inline_play_out_and_the_rollout_evaluator_search_alike(game_class) -> None:
+    """evaluator=None is the inline form of rollout_value: same random stream, same tree."""
+    game = game_class()
+    inline = searched_tree(game, None, UCT)
+    evaluated = searched_tree(game, rollout_value, UCT)
+    nodes = int(inline[2][t.M_NODES])
+    assert nodes == int(evaluated[2][t.M_NODES]) > 1
+    assert np.array_equal(inline[0][:, :nodes], evaluated[0][:, :nodes])
+    assert np.allclose(inline[1][:, :nodes], evaluated[1][:, :nodes])
+
+
+@pytest.mark.parametrize("game_class", REGISTRY.families(), ids=lambda c: c.name)
+def test_external_evaluation_equals_the_compiled_loop(game_class) -> None:
+    """Stopping at each leaf and resolving it with the compiled loop's own priors (uniform)
+    and value (a play-out drawn from the same generator, after the expansion's shuffle) grows
+    exactly the PUCT tree that the compiled loop grows."""
+    game = game_class()
+    compiled = searched_tree(game, None, PUCT, simulations=200)
+    state = game.new_initial_state()
+    tree = t.new_tree(20_000)
+    t.tree_reset(*tree, state.current_player())
+    workspace = new_workspace(
+        game.kernels, game.params, state.data, game.num_actions, game.max_moves
+    )
+    rng = np.array([7], dtype=np.uint64)
+    uniform = np.ones(game.num_actions)
+    done = stops = 0
+    while done < 200:
+        done += run_simulations(game.kernels, None, game.params, state.data, tree, PUCT, rng,
+                                workspace, NO_DATA, 200 - done, True)  # fmt: skip
+        if done == 200 or tree[0][t.I_SOLVED, 0] != t.UNSOLVED:
+            break
+        stops += 1
+        leaf = GameState(game, workspace[0].copy())
+        legal = np.array(leaf.legal_actions(), dtype=np.int64)
+        after_shuffle = rng.copy()  # the expansion shuffles first: advance a copy alike
+        t.shuffle_together(legal, np.ones(len(legal)), len(legal), after_shuffle)
+        r0, _ = rollout_value(game.kernels, game.params, leaf.data, after_shuffle, workspace[7],
+                              workspace[4], workspace[5], 0, tree, NO_DATA)  # fmt: skip
+        resolve_leaf(game.kernels, game.params, tree, PUCT, workspace, uniform, r0, rng)
+        rng[:] = after_shuffle
+        done += 1
+    assert stops > 0
+    nodes = int(compiled[2][t.M_NODES])
+    assert int(tree[2][t.M_NODES]) == nodes > 1
+    assert np.array_equal(tree[0][:, :nodes], compiled[0][:, :nodes])
+    assert np.allclose(tree[1][:, :nodes], compiled[1][:, :nodes])
+
+
+def test_a_full_tree_is_pruned_and_keeps_growing() -> None:
+    env = gomoku_v0.env(size=9)
+    env.reset()
+    agent = MCTSAgent(simulations=20_000, max_nodes=4_000, reuse_tree=False, seed=0)
+    result = agent.search(env)
+    assert result.node_limit_reached
+    assert result.simulations == 20_000
+    assert result.tree_nodes <= 4_000
+    # the root kept every simulation's visit: nothing was lost with the pruned nodes
+    assert result.visits.sum() == 20_000
+
+
+def test_pruning_drops_only_the_children_of_rarely_visited_nodes() -> None:
+    game = REGISTRY["connect_four"].make()
+    tree = searched_tree(game, None, UCT, simulations=3_000)
+    spare = t.new_tree(20_000)
+    kept = t.prune(*tree, *spare, 8)
+    assert kept == t.kept_nodes(tree[0], 8) < tree[2][t.M_NODES]
+    ints = spare[0]
+    for node in range(1, kept):
+        if ints[t.I_COUNT, node] > 0:
+            assert ints[t.I_VISITS, node] >= 8
+            first = ints[t.I_FIRST, node]
+            assert all(
+                ints[t.I_PARENT, c] == node for c in range(first, first + ints[t.I_COUNT, node])
+            )
+    assert ints[t.I_VISITS, 0] == tree[0][t.I_VISITS, 0]
+
+
+def test_puct_reuses_its_tree() -> None:
+    def policy_value(observation):
+        return observation["action_mask"].astype(float), 0.0
+
+    env = connect_n_v0.env()
+    env.reset()
+    agent = PUCTAgent(policy_value, simulations=300, seed=0)
+    first = agent.search(env)
+    env.step(first.action)
+    second = agent.search(env)  # the other side, one move below the old root
+    assert second.visits.sum() > 300
+    env.step(second.action)
+    fresh = PUCTAgent(policy_value, simulations=300, reuse_tree=False, seed=0).search(env)
+    assert fresh.visits.sum() == 300
+
+
+def test_per_game_specialisations_load_from_the_cache(tmp_path) -> None:
+    """compiled_kernel gives kernels stable identities: a second process loads the loop
+    specialised on a game from numba's cache instead of compiling it again."""
+    script = textwrap.dedent(
+        """
+        from agents import MCTSAgent
+        from agents.loop import run_simulations
+        from connectn_env import hex_v0
+        env = hex_v0.env(size=5)
+        env.reset()
+        MCTSAgent(simulations=50, seed=0).act(env)
+        print(sum(run_simulations.stats.cache_hits.values()),
+              sum(run_simulations.stats.cache_misses.values()))
+        """
+    )
+    environment = {"NUMBA_CACHE_DIR": str(tmp_path)}
+    runs = [
+        subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                       env={**__import__("os").environ, **environment}, timeout=300)
+        for _ in range(2)
+    ]  # fmt: skip
+    first, second = ([int(x) for x in run.stdout.split()] for run in runs)
+    assert first == [0, 1]  # compiled and saved
+    assert second == [1, 0]  # loaded
