@@ -1,9 +1,10 @@
 """Move names as people type and read them: ``4`` (a column of a gravity game, 1-based),
-``b2`` (a cell: column letter, row number, ``a1`` top left) or ``swap`` (Hex's swap move)."""
+``b2`` (a cell: column letter, row number, ``a1`` top left) or the name of a special action
+(``swap`` in Hex, ``pass`` in Othello: ``BoardGame.special_actions``)."""
 
 from __future__ import annotations
 
-from connectn_env.games import BoardGame, GameState, cell_name, parse_cell_name
+from connectn_env.games import BoardGame, GameState, Status, cell_name, parse_cell_name
 from connectn_env.games.validation import require_int
 
 SWAP = "swap"
@@ -11,9 +12,7 @@ SWAP = "swap"
 
 def swap_action(game: BoardGame) -> int | None:
     """The swap action of ``game``, or None if it has none."""
-    if game.gravity or game.num_actions == game.rows * game.cols:
-        return None
-    return game.rows * game.cols
+    return next((a for a, name in game.special_actions.items() if name == SWAP), None)
 
 
 def move_name(game: BoardGame, action: int) -> str:
@@ -28,8 +27,8 @@ def move_name(game: BoardGame, action: int) -> str:
     action = require_int("action", action, 0, game.num_actions - 1)
     if game.gravity:
         return str(action + 1)
-    if action == swap_action(game):
-        return SWAP
+    if action in game.special_actions:
+        return game.special_actions[action]
     return cell_name(*divmod(action, game.cols))
 
 
@@ -41,8 +40,8 @@ def move_format(game: BoardGame) -> str:
         return f"a column number, 1 to {game.cols}"
     last = cell_name(game.rows - 1, game.cols - 1)
     text = f"a cell, column letter then row number, a1 to {last}"
-    if swap_action(game) is not None:
-        text += f", or '{SWAP}' (second move only)"
+    for action, name in game.special_actions.items():
+        text += f", or '{name}'" + (" (second move only)" if action == swap_action(game) else "")
     return text
 
 
@@ -66,8 +65,8 @@ def parse_move(state: GameState, text: str) -> int:
         raise ValueError(f"enter a move: {move_format(game)}")
     if game.gravity:
         action = _parse_column(game, entry)
-    elif entry == SWAP and swap_action(game) is not None:
-        action = swap_action(game)
+    elif entry in game.special_actions.values():
+        action = next(a for a, name in game.special_actions.items() if name == entry)
     else:
         row, col = parse_cell_name(entry, game.rows, game.cols)
         action = row * game.cols + col
@@ -92,7 +91,11 @@ def _illegal_reason(state: GameState, action: int) -> str:
         return f"column {name} is full: choose another column"
     if action == swap_action(game):
         return "swap is only allowed as the second move of the game"
-    return f"{name} is already taken: choose an empty cell"
+    if action not in game.special_actions and state.board[divmod(action, game.cols)]:
+        return f"{name} is already taken: choose an empty cell"
+    # Any other reason is the game's own (an Othello move that flips no disc...).
+    status = Status(game.kernels.check(game.params, state.data, action))
+    return game.illegal_reason(state, action, status)
 
 
 __all__ = ["SWAP", "move_format", "move_name", "parse_move", "swap_action"]

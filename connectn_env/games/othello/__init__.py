@@ -1,0 +1,136 @@
+"""Othello (Reversi) on an even square board, OpenSpiel's ``othello`` on 8 x 8."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from connectn_env.games.contract import Status
+from connectn_env.games.game import STONE_CHARS, BoardGame
+from connectn_env.games.othello import bitboard, padded
+from connectn_env.games.parameters import Parameter
+from connectn_env.games.representation import Representation
+from connectn_env.games.state import GameState
+
+PASS = "pass"
+MIN_SIZE, MAX_SIZE = 4, 16
+
+
+def representation(size: int, *, bitboards: bool | None = None) -> Representation:
+    """The state layout of a ``size`` x ``size`` game: bitboards where the board fits 8 x 8
+    (``bitboards=None``), else (or with ``bitboards=False``) a padded board."""
+    if bitboards is None:
+        bitboards = bitboard.fits(size)
+    if bitboards:
+        params = bitboard.make_params(size)
+        return Representation(
+            bitboard.KERNELS,
+            params,
+            bitboard.initial_state(params),
+            int(params[bitboard.P_HIST]),
+            bitboard.board_array,
+        )
+    params = padded.make_params(size)
+    return Representation(
+        padded.KERNELS,
+        params,
+        padded.initial_state(params),
+        int(params[padded.P_HIST]),
+        padded.board_view,
+    )
+
+
+class OthelloGame(BoardGame):
+    """Othello on a ``size`` x ``size`` board (``size`` even).
+
+    The game starts with four discs in the centre, as in OpenSpiel's ``othello``: player_1
+    (white, ``o``) on the top-left and bottom-right centre cells, player_0 (black, ``x``) on the
+    other two; player_0 moves first. A move places a disc on an empty cell ``r * size + c``
+    that closes at least one straight line (in any of the eight directions) of the opponent's
+    discs with one of the mover's own; every line it closes is flipped. A player without such
+    a move must pass: action ``size * size``, legal only then. The game ends as soon as
+    neither player can place a disc (at the latest when the board is full), so two passes in
+    a row never happen; more discs wins, equal counts draw.
+
+    Boards up to 8 x 8 are kept as bitboards, larger ones as padded arrays.
+
+    Args:
+        size: Side of the board, even, 4 to 16 (default 8).
+    """
+
+    name = "othello"
+    gym_name = "Othello"
+    summary = "flank and flip the opponent's discs; more discs wins"
+    render_style = "othello"
+    action_help = "cell ``r * size + c``; ``size * size`` is the pass (legal only without a move)"
+    PARAMETERS = (
+        Parameter(
+            "size",
+            int,
+            8,
+            "side of the board, an even number",
+            low=MIN_SIZE,
+            high=MAX_SIZE,
+            test_high=10,
+        ),
+    )
+
+    def _resolve(self, values: dict[str, Any]) -> dict[str, Any]:
+        size = values["size"]
+        if size % 2:
+            sizes = ", ".join(str(s) for s in range(MIN_SIZE, MAX_SIZE + 1, 2))
+            raise ValueError(f"size must be even ({sizes}), got {size}")
+        return values
+
+    def _build(self, parameters: dict[str, Any]) -> tuple[Representation, int, int, int]:
+        size = parameters["size"]
+        self.size = size
+        return representation(size), size, size, padded.max_moves(size)
+
+    def num_actions_of(self, parameters: dict[str, Any]) -> int:
+        return self.size * self.size + 1
+
+    @property
+    def pass_action(self) -> int:
+        """The pass action's index, ``size * size``."""
+        return self.size * self.size
+
+    @property
+    def special_actions(self) -> dict[int, str]:
+        return {self.pass_action: PASS}
+
+    def illegal_reason(self, state: GameState, action: int, status: Status) -> str:
+        name = self.action_name(action)
+        if status == Status.PASS_NOT_ALLOWED:
+            return f"action {action} is illegal: pass is only legal without a move"
+        if status == Status.NO_FLIP:
+            return f"action {action} is illegal: {name} flips no disc"
+        if status == Status.OCCUPIED:
+            return f"action {action} is illegal: {name} is occupied"
+        return super().illegal_reason(state, action, status)
+
+    def winning_cells(self, state: GameState) -> list[tuple[int, int]]:
+        """Always []: no line or chain decides Othello, the disc count does (:meth:`text`
+        and :meth:`discs` give it)."""
+        return []
+
+    def discs(self, state: GameState) -> tuple[int, int]:
+        """(player_0's discs, player_1's discs) in ``state``."""
+        board = state.board
+        return int((board == 1).sum()), int((board == 2).sum())
+
+    def text(self, state: GameState) -> str:
+        """The board, a row per line (``x`` player_0, ``o`` player_1), then the disc count."""
+        rows = "\n".join(" ".join(STONE_CHARS[int(v)] for v in row) for row in state.board)
+        black, white = self.discs(state)
+        return f"{rows}\ndiscs: x {black}, o {white}"
+
+    def openspiel_reference(self) -> tuple[str, dict[str, Any]] | None:
+        if self.size == 8:
+            return "othello", {}
+        return None
+
+
+GAME = OthelloGame
+PRESETS = ()
+
+__all__ = ["GAME", "PASS", "PRESETS", "OthelloGame", "representation"]
