@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+import numbers
+from types import ModuleType
+from typing import Any, ClassVar
+
+import numpy as np
 
 from connectn_env.games.contract import Status
 from connectn_env.games.game import STONE_CHARS, BoardGame
@@ -15,27 +19,11 @@ PASS = "pass"
 MIN_SIZE, MAX_SIZE = 4, 16
 
 
-def representation(size: int, *, bitboards: bool | None = None) -> Representation:
-    """The state layout of a ``size`` x ``size`` game: bitboards where the board fits 8 x 8
-    (``bitboards=None``), else (or with ``bitboards=False``) a padded board."""
-    if bitboards is None:
-        bitboards = bitboard.fits(size)
-    if bitboards:
-        params = bitboard.make_params(size)
-        return Representation(
-            bitboard.KERNELS,
-            params,
-            bitboard.initial_state(params),
-            int(params[bitboard.P_HIST]),
-            bitboard.board_array,
-        )
-    params = padded.make_params(size)
+def _representation(layout: ModuleType, size: int) -> Representation:
+    params = layout.make_params(size)
+    decode = bitboard.board_array if layout is bitboard else padded.board_view
     return Representation(
-        padded.KERNELS,
-        params,
-        padded.initial_state(params),
-        int(params[padded.P_HIST]),
-        padded.board_view,
+        layout.KERNELS, params, layout.initial_state(params), int(params[layout.P_HIST]), decode
     )
 
 
@@ -51,11 +39,21 @@ class OthelloGame(BoardGame):
     neither player can place a disc (at the latest when the board is full), so two passes in
     a row never happen; more discs wins, equal counts draw.
 
+    The rules are unchanged by the eight symmetries of the square (:meth:`symmetries`; the
+    pass maps to itself); four of them exchange the colours of the centre discs, so their
+    images of a game are games from another start.
+
     Boards up to 8 x 8 are kept as bitboards, larger ones as padded arrays.
 
     Args:
         size: Side of the board, even, 4 to 16 (default 8).
+
+    Attributes:
+        bitboards: The state layout: None (default) picks bitboards where the board fits
+            8 x 8; a subclass may force True or False (the tests run both layouts).
     """
+
+    bitboards: ClassVar[bool | None] = None
 
     name = "othello"
     gym_name = "Othello"
@@ -84,7 +82,9 @@ class OthelloGame(BoardGame):
     def _build(self, parameters: dict[str, Any]) -> tuple[Representation, int, int, int]:
         size = parameters["size"]
         self.size = size
-        return representation(size), size, size, padded.max_moves(size)
+        use_bitboards = bitboard.fits(size) if self.bitboards is None else self.bitboards
+        self._layout = bitboard if use_bitboards else padded
+        return _representation(self._layout, size), size, size, padded.max_moves(size)
 
     def num_actions_of(self, parameters: dict[str, Any]) -> int:
         return self.size * self.size + 1
@@ -97,6 +97,42 @@ class OthelloGame(BoardGame):
     @property
     def special_actions(self) -> dict[int, str]:
         return {self.pass_action: PASS}
+
+    def position(self, board: Any, player: int = 0) -> GameState:
+        """A position set up from a board, for puzzles and tests.
+
+        Args:
+            board: ``(size, size)`` array-like of 0 (empty), 1 (player_0's disc) and 2
+                (player_1's), with at least four discs (so that no game from it lasts more
+                than ``max_moves`` actions).
+            player: The player to move, 0 or 1.
+
+        Returns:
+            The position, with an empty history (moves played from it are recorded); it is
+            over at once if neither player can place a disc.
+
+        Raises:
+            TypeError: ``board`` is not an integer array-like or ``player`` not an int.
+            ValueError: a wrong shape, a value other than 0, 1, 2, fewer than four discs, or a
+                player other than 0 or 1.
+        """
+        cells = np.asarray(board)
+        if cells.dtype.kind not in "iu":
+            raise TypeError(f"board must hold integers 0, 1, 2, got dtype {cells.dtype}")
+        if cells.shape != (self.size, self.size):
+            raise ValueError(f"board must have shape ({self.size}, {self.size}), got {cells.shape}")
+        if not np.isin(cells, (0, 1, 2)).all():
+            raise ValueError("board values must be 0 (empty), 1 (player_0) or 2 (player_1)")
+        if np.count_nonzero(cells) < 4:
+            raise ValueError(f"board must hold at least 4 discs, got {np.count_nonzero(cells)}")
+        if isinstance(player, bool) or not isinstance(player, numbers.Integral):
+            raise TypeError(
+                f"player must be 0 or 1, got {player!r} of type {type(player).__name__}"
+            )
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {player}")
+        data = self._layout.state_from_board(self.params, cells.astype(np.int8), int(player))
+        return GameState(self, data)
 
     def illegal_reason(self, state: GameState, action: int, status: Status) -> str:
         name = self.action_name(action)
@@ -133,4 +169,4 @@ class OthelloGame(BoardGame):
 GAME = OthelloGame
 PRESETS = ()
 
-__all__ = ["GAME", "PASS", "PRESETS", "OthelloGame", "representation"]
+__all__ = ["GAME", "PASS", "PRESETS", "OthelloGame"]

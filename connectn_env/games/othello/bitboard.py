@@ -105,6 +105,22 @@ def initial_state(params: np.ndarray) -> np.ndarray:
     return state
 
 
+def state_from_board(params: np.ndarray, board: np.ndarray, player: int) -> np.ndarray:
+    """The state of a set-up position: ``board`` ((size, size) of 0, 1, 2), ``player`` to
+    move, an empty history; over at once if neither player can place."""
+    size = int(params[P_ROWS])
+    state = header.new_header(_HIST + max_moves(size), np.int64)
+    words = [0, 0]
+    for (row, col), value in np.ndenumerate(board):
+        if value:
+            words[int(value) - 1] |= _bit(row, col)
+    state[S_WORDS] = _as_int64(words[0])
+    state[S_WORDS + 1] = _as_int64(words[1])
+    state[H_PLAYER] = player
+    _end_if_blocked(params, state)
+    return state
+
+
 def board_array(params: np.ndarray, state: np.ndarray) -> np.ndarray:
     """A new ``(size, size)`` int8 board (0 empty, 1 and 2 the players' discs)."""
     size = int(params[P_ROWS])
@@ -231,12 +247,25 @@ def _action_of(bit, size):
 
 
 @njit(cache=True)
-def _result(discs_0, discs_1):
-    if discs_0 > discs_1:
-        return _PLAYER_0_WINS
-    if discs_1 > discs_0:
-        return _PLAYER_1_WINS
-    return _DRAW
+def _final_outcome(own, other, player):
+    """The Outcome of a finished game where ``own`` holds the discs of ``player``."""
+    difference = np.int64(popcount(own)) - np.int64(popcount(other))
+    if difference == 0:
+        return _DRAW
+    return _PLAYER_0_WINS if (difference > 0) == (player == 0) else _PLAYER_1_WINS
+
+
+@njit(cache=True)
+def _end_if_blocked(params, state):
+    """Set the outcome if neither player can place a disc."""
+    board, right, left = _masks(params)
+    black = _word(state, 0)
+    white = _word(state, 1)
+    if (
+        placements_word(black, white, board, right, left) == _ZERO
+        and placements_word(white, black, board, right, left) == _ZERO
+    ):
+        state[H_OUTCOME] = _final_outcome(black, white, 0)
 
 
 @compiled_kernel
@@ -297,16 +326,7 @@ def apply(params, state, action):
         state[S_WORDS + player] = np.int64(own)
         state[S_WORDS + 1 - player] = np.int64(other)
     record_move(state, params[P_HIST], action, 1 - player)
-    if (
-        placements_word(other, own, board, right, left) == _ZERO
-        and placements_word(own, other, board, right, left) == _ZERO
-    ):
-        discs_own = np.int64(popcount(own))
-        discs_other = np.int64(popcount(other))
-        if player == 0:
-            state[H_OUTCOME] = _result(discs_own, discs_other)
-        else:
-            state[H_OUTCOME] = _result(discs_other, discs_own)
+    _end_if_blocked(params, state)
 
 
 @compiled_kernel
@@ -343,12 +363,7 @@ def playout(params, state, rng, workspace, moves, players, count):
         count += 1
         own, other = other, own
         player = 1 - player
-    discs_own = np.int64(popcount(own))
-    discs_other = np.int64(popcount(other))
-    if player == 0:
-        state[H_OUTCOME] = _result(discs_own, discs_other)
-    else:
-        state[H_OUTCOME] = _result(discs_other, discs_own)
+    state[H_OUTCOME] = _final_outcome(own, other, player)
     return count
 
 

@@ -89,6 +89,23 @@ def initial_state(params: np.ndarray) -> np.ndarray:
     return state
 
 
+def state_from_board(params: np.ndarray, board: np.ndarray, player: int) -> np.ndarray:
+    """The state of a set-up position: ``board`` ((size, size) of 0, 1, 2), ``player`` to
+    move, an empty history; over at once if neither player can place."""
+    size = int(params[P_ROWS])
+    state = header.new_header(int(params[P_HIST]) + max_moves(size))
+    cells = empty_padded_board(size, size)
+    unpad(cells, size, size)[:] = board
+    state[HEADER : HEADER + padded_size(size, size)] = cells
+    discs = int(params[P_DISCS])
+    state[discs] = np.count_nonzero(board == 1)
+    state[discs + 1] = np.count_nonzero(board == 2)
+    state[H_PLAYER] = player
+    if not can_place(cells, size, 0) and not can_place(cells, size, 1):
+        state[H_OUTCOME] = _result(state[discs], state[discs + 1])
+    return state
+
+
 def board_view(params: np.ndarray, state: np.ndarray) -> np.ndarray:
     """The ``(size, size)`` cells of ``state`` (a view: 0 empty, 1 and 2 the players' discs)."""
     size = int(params[P_ROWS])
