@@ -46,7 +46,20 @@ def assert_check_env_clean(env_id: str, *, render: bool = False, **kwargs) -> No
     assert [str(w.message) for w in caught] == []
 
 
-@pytest.mark.parametrize("env_id", list(connectn_env.GYM_ENVS))
+# Othello's drawing style ("othello") arrives with the restructured renderer (issue 10); until
+# then drawing it raises ValueError. Strict: this fails as soon as the style exists.
+RENDER_STYLE_PENDING = pytest.mark.xfail(
+    raises=ValueError, strict=True, reason="the 'othello' render style is not drawn yet"
+)
+
+
+@pytest.mark.parametrize(
+    "env_id",
+    [
+        pytest.param(env_id, marks=RENDER_STYLE_PENDING) if "Othello" in env_id else env_id
+        for env_id in connectn_env.GYM_ENVS
+    ],
+)
 def test_check_env_every_id_with_render_modes(env_id):
     assert_check_env_clean(env_id, render=True)
 
