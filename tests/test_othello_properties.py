@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from othello_helpers import LAYOUTS, PaddedOthello, random_positions
 
 from connectn_env.games import TERMINAL_PLAYER, IllegalActionError, OthelloGame, Outcome
+from connectn_env.games.othello import bitboard, padded
 from connectn_env.games.othello.reference import ReferenceOthello
 
 SETTINGS = settings(max_examples=120, deadline=None)
@@ -71,6 +72,10 @@ def test_legal_mask_is_exactly_what_apply_action_accepts(game: OthelloGame, seed
     for state in random_positions(game, seed):
         mask = state.legal_action_mask()
         assert mask.dtype == np.int8 and mask.shape == (game.num_actions,)
+        kernel_mask = np.full(game.num_actions, 7, dtype=np.int8)
+        layout = bitboard if game.kernels is bitboard.KERNELS else padded
+        layout.legal_mask(game.params, state.data, kernel_mask)  # main's contract kernel
+        assert np.array_equal(kernel_mask, mask)
         assert state.legal_actions() == np.flatnonzero(mask).tolist()
         assert mask[game.pass_action] == (mask[: game.pass_action].sum() == 0) or (
             state.is_terminal() and mask.sum() == 0

@@ -268,14 +268,20 @@ def _end_if_blocked(params, state):
         state[H_OUTCOME] = _final_outcome(black, white, 0)
 
 
+@njit(cache=True)
+def _mover_placements(params, state):
+    """The word of the placements of the player to move."""
+    board, right, left = _masks(params)
+    player = state[H_PLAYER]
+    return placements_word(_word(state, player), _word(state, 1 - player), board, right, left)
+
+
 @compiled_kernel
 def legal_actions(params, state, out):
     """Kernel: the placements (increasing), or only the pass if there are none."""
     if state[H_OUTCOME] != _ONGOING:
         return 0
-    board, right, left = _masks(params)
-    player = state[H_PLAYER]
-    found = placements_word(_word(state, player), _word(state, 1 - player), board, right, left)
+    found = _mover_placements(params, state)
     if found == _ZERO:
         out[0] = params[P_PASS]
         return 1
@@ -286,6 +292,21 @@ def legal_actions(params, state, out):
         count += 1
         found &= found - _ONE
     return count
+
+
+@compiled_kernel
+def legal_mask(params, state, mask):
+    """Kernel (main's contract, issue 10): 1 for each legal action, 0 for the others."""
+    mask[:] = 0
+    if state[H_OUTCOME] != _ONGOING:
+        return
+    found = _mover_placements(params, state)
+    if found == _ZERO:
+        mask[params[P_PASS]] = 1
+    size = params[P_ROWS]
+    while found:
+        mask[_action_of(found, size)] = 1
+        found &= found - _ONE
 
 
 @compiled_kernel

@@ -212,6 +212,15 @@ def legal_actions(params, state, out):
 
 
 @compiled_kernel
+def legal_mask(params, state, mask):
+    """Kernel (main's contract, issue 10): 1 for each legal action, 0 for the others."""
+    mask[:] = 0
+    actions = np.empty(params[P_PASS] + 1, dtype=np.int64)
+    for i in range(legal_actions(params, state, actions)):
+        mask[actions[i]] = 1
+
+
+@compiled_kernel
 def check(params, state, action):
     """Kernel: Status.OK or why ``action`` is illegal."""
     if state[H_OUTCOME] != _ONGOING:
@@ -250,31 +259,67 @@ def apply(params, state, action):
 
 @compiled_kernel
 def new_workspace(params):
-    """Kernel: the play-out's list of placements."""
+    """Kernel: the play-out's list of empty cells (padded indices)."""
     return np.empty(params[P_PASS], dtype=np.int64)
+
+
+@njit(cache=True)
+def _random_placement(board, empties, free, own, other, width, rng):
+    """Index in ``empties[:free]`` of a uniformly random placement of ``own``, or -1.
+
+    The empty cells are visited in a random order (a Fisher-Yates shuffle drawn as it goes,
+    which reorders ``empties``) and the first that flips is taken: the first legal cell of a
+    uniformly random order is uniform among the legal cells, and it is usually found after a
+    few cells instead of testing them all.
+    """
+    for i in range(free):
+        j = i + random_below(rng, free - i)
+        pad = empties[j]
+        empties[j] = empties[i]
+        empties[i] = pad
+        if flips_any(board, pad, own, other, width):
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _has_placement(board, empties, free, own, other, width):
+    for i in range(free):
+        if flips_any(board, empties[i], own, other, width):
+            return True
+    return False
 
 
 @compiled_kernel
 def playout(params, state, rng, workspace, moves, players, count):
     """Kernel: uniformly random legal actions (passes included) until neither player can
     place; the disc counts decide (the header's move count and history go stale)."""
-    actions = workspace
+    empties = workspace
     size = params[P_ROWS]
-    pass_action = params[P_PASS]
     width = size + 1
     board = state[HEADER:]
+    free = 0
+    for r in range(size):
+        base = (r + 1) * width + 1
+        for c in range(size):
+            if board[base + c] == EMPTY:
+                empties[free] = base + c
+                free += 1
     discs = params[P_DISCS]
     player = state[H_PLAYER]
     while True:
-        legal = placements(board, size, player, actions)
-        if legal > 0:
-            action = actions[random_below(rng, legal)]
-            flipped = place(board, _pad(action, size), player + 1, 2 - player, width)
+        own, other = player + 1, 2 - player
+        index = _random_placement(board, empties, free, own, other, width, rng)
+        if index >= 0:
+            pad = empties[index]
+            free -= 1
+            empties[index] = empties[free]
+            flipped = place(board, pad, own, other, width)
             state[discs + player] += flipped + 1
             state[discs + 1 - player] -= flipped
-            moves[count] = action
-        elif can_place(board, size, 1 - player):
-            moves[count] = pass_action
+            moves[count] = (pad // width - 1) * size + pad % width - 1
+        elif _has_placement(board, empties, free, other, own, width):
+            moves[count] = params[P_PASS]
         else:
             break
         players[count] = player
