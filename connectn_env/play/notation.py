@@ -71,7 +71,7 @@ def parse_move(state: GameState, text: str) -> int:
         row, col = parse_cell_name(entry, game.rows, game.cols)
         action = row * game.cols + col
     if not state.legal_action_mask()[action]:
-        raise ValueError(_illegal_reason(state, action))
+        raise ValueError(illegal_move_reason(state, action))
     return action
 
 
@@ -84,7 +84,8 @@ def _parse_column(game: BoardGame, entry: str) -> int:
     return column - 1
 
 
-def _illegal_reason(state: GameState, action: int) -> str:
+def illegal_move_reason(state: GameState, action: int) -> str:
+    """Why the illegal ``action`` cannot be played in ``state``, for people."""
     game = state.game
     name = move_name(game, action)
     if game.gravity:
@@ -98,4 +99,11 @@ def _illegal_reason(state: GameState, action: int) -> str:
     return game.illegal_reason(state, action, status)
 
 
-__all__ = ["SWAP", "move_format", "move_name", "parse_move", "swap_action"]
+__all__ = [
+    "SWAP",
+    "illegal_move_reason",
+    "move_format",
+    "move_name",
+    "parse_move",
+    "swap_action",
+]

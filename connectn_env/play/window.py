@@ -10,7 +10,7 @@ import numpy as np
 import pygame
 
 from connectn_env.play.frame import PAD, BoardFrame, explain_no_window, run_frames
-from connectn_env.play.notation import move_name, swap_action
+from connectn_env.play.notation import illegal_move_reason, move_name, swap_action
 from connectn_env.play.session import HINT, MOVE, GameSession
 from connectn_env.play.thinking import Status, Thinker
 from connectn_env.render.geometry import GO, GRID, HEX, RACK
@@ -111,9 +111,11 @@ class PlayWindow:
         swap = swap_action(session.game)
         if swap is not None and session.is_legal(swap) and action == session.moves[0]:
             action = swap  # clicking the opening stone takes it (the swap rule)
+        forced = _forced_special_action(session)
+        if forced is not None:
+            action = forced  # no cell is legal (Othello's pass): any click plays it
         if not session.is_legal(action):
-            what = "column is full" if session.game.gravity else "cell is taken"
-            self.message = f"That {what}: choose another."
+            self.message = _illegal_click_message(session, action)
             return
         self._stop_thinking()  # a hint search for this position is no longer wanted
         session.play(action)
@@ -234,6 +236,10 @@ class PlayWindow:
             return "The AI moves..."
         mover = self.names[session.state.current_player()]
         what = "column" if session.game.gravity else "cell"
+        forced = _forced_special_action(session)
+        if forced is not None:
+            who = f"{mover} has" if session.agent is None else "You have"
+            return f"{who} no move: click to {session.game.special_actions[forced]}."
         if session.agent is None:
             return f"{mover} to move: click a {what}."
         text = f"Your move ({mover}): click a {what}."
@@ -293,9 +299,9 @@ class PlayWindow:
             f"Analysis of {who} at move {len(analysis.moves) + 1}: share of "
             f"{result.simulations:,} simulations per move"
         )
-        swap = swap_action(self.session.game)
-        if swap is not None and result.pi[swap] > 0:
-            text += f" (swap {result.pi[swap]:.0%})"
+        for action, name in self.session.game.special_actions.items():
+            if result.pi[action] > 0:
+                text += f" ({name} {result.pi[action]:.0%})"
         return text
 
     def _draw_heat(self, board: pygame.Surface, pi: np.ndarray) -> None:
@@ -359,7 +365,7 @@ class PlayWindow:
         """A ring where the hinted stone would go (swap is named in the message line)."""
         geometry = self.frame.renderer.geometry
         state = self.session.state
-        if action == swap_action(state.game):
+        if action in state.game.special_actions:
             return
         if state.game.gravity:
             cell = (int(np.flatnonzero(state.board[:, action] == 0)[-1]), action)
@@ -375,6 +381,23 @@ class PlayWindow:
 
 def _percent(share: float) -> str:
     return "<1%" if share < 0.005 else f"{share:.0%}"
+
+
+def _forced_special_action(session: GameSession) -> int | None:
+    """The only legal action of the person to move if it names no cell (a forced pass)."""
+    if session.over or not session.human_turn:
+        return None
+    legal = session.state.legal_actions()
+    return legal[0] if len(legal) == 1 and legal[0] in session.game.special_actions else None
+
+
+def _illegal_click_message(session: GameSession, action: int) -> str:
+    game = session.game
+    if game.gravity:
+        return "That column is full: choose another."
+    if session.state.board[divmod(action, game.cols)]:
+        return "That cell is taken: choose another."
+    return f"{illegal_move_reason(session.state, action)}."
 
 
 def _stop_timeout(agent: Any) -> float:
