@@ -284,10 +284,11 @@ def _random_placement(board, empties, free, own, other, width, rng):
 
 @njit(cache=True)
 def _has_placement(board, empties, free, own, other, width):
-    for i in range(free):
-        if flips_any(board, empties[i], own, other, width):
-            return True
-    return False
+    """True if ``own`` may place a disc on one of the cells ``empties[:free]``."""
+    i = 0
+    while i < free and not flips_any(board, empties[i], own, other, width):
+        i += 1
+    return i < free
 
 
 @compiled_kernel
