@@ -20,10 +20,12 @@ MIN_SIZE, MAX_SIZE = 4, 16
 
 
 def _representation(layout: ModuleType, size: int) -> Representation:
+    """The representation of a ``size`` x ``size`` game in ``layout`` (the module
+    :mod:`~connectn_env.games.othello.bitboard` or :mod:`~connectn_env.games.othello.padded`)."""
     params = layout.make_params(size)
-    decode = bitboard.board_array if layout is bitboard else padded.board_view
+    initial = layout.initial_state(params)
     return Representation(
-        layout.KERNELS, params, layout.initial_state(params), int(params[layout.P_HIST]), decode
+        layout.KERNELS, params, initial, int(params[layout.P_HIST]), layout.decode_board
     )
 
 

@@ -30,7 +30,7 @@ from connectn_env.games.lib import header
 from connectn_env.games.lib.header import H_OUTCOME, H_PLAYER, HEADER, record_move
 from connectn_env.games.othello.padded import centre_discs, max_moves
 
-MAX_SIZE = 8  # the grid of the words is 8 x 8
+GRID = 8  # the words hold an 8 x 8 grid of cells, bit 8 * r + c
 
 # params vector (int64)
 P_ROWS = 0
@@ -40,7 +40,6 @@ P_BOARD = 3  # mask of the board's cells
 P_RIGHT = 4  # where a step to the right may land: the board less column 0
 P_LEFT = 5  # where a step to the left may land: the board less column 7
 P_HIST = 6
-PARAMS_SIZE = 7
 
 S_WORDS = HEADER  # state[S_WORDS + player] is the player's word
 _HIST = HEADER + 2
@@ -60,7 +59,7 @@ _DRAW = int(Outcome.DRAW)
 
 def fits(size: int) -> bool:
     """True if a ``size`` x ``size`` board fits the 8 x 8 grid of the words."""
-    return size <= MAX_SIZE
+    return size <= GRID
 
 
 def _as_int64(word: int) -> int:
@@ -69,14 +68,14 @@ def _as_int64(word: int) -> int:
 
 
 def _bit(row: int, col: int) -> int:
-    return 1 << (MAX_SIZE * row + col)
+    return 1 << (GRID * row + col)
 
 
 def make_params(size: int) -> np.ndarray:
     """The read-only params vector of a ``size`` x ``size`` board (size at most 8)."""
     board = sum(_bit(r, c) for r in range(size) for c in range(size))
-    column_0 = sum(_bit(r, 0) for r in range(MAX_SIZE))
-    column_7 = sum(_bit(r, MAX_SIZE - 1) for r in range(MAX_SIZE))
+    column_0 = sum(_bit(r, 0) for r in range(GRID))
+    column_7 = sum(_bit(r, GRID - 1) for r in range(GRID))
     params = np.array(
         [
             size,
@@ -121,7 +120,7 @@ def state_from_board(params: np.ndarray, board: np.ndarray, player: int) -> np.n
     return state
 
 
-def board_array(params: np.ndarray, state: np.ndarray) -> np.ndarray:
+def decode_board(params: np.ndarray, state: np.ndarray) -> np.ndarray:
     """A new ``(size, size)`` int8 board (0 empty, 1 and 2 the players' discs)."""
     size = int(params[P_ROWS])
     board = np.zeros((size, size), dtype=np.int8)
@@ -237,7 +236,7 @@ def _word(state, player):
 
 @njit(cache=True)
 def _move_bit(action, size):
-    return _ONE << np.uint64((action // size) * MAX_SIZE + action % size)
+    return _ONE << np.uint64((action // size) * GRID + action % size)
 
 
 @njit(cache=True)
@@ -397,7 +396,7 @@ def observe(params, state, player, out):
     i = 0
     for r in range(size):
         for c in range(size):
-            bit = np.uint64(r * MAX_SIZE + c)
+            bit = np.uint64(r * GRID + c)
             out[i] = (own >> bit) & _ONE
             out[i + 1] = (other >> bit) & _ONE
             i += 2

@@ -106,7 +106,7 @@ def state_from_board(params: np.ndarray, board: np.ndarray, player: int) -> np.n
     return state
 
 
-def board_view(params: np.ndarray, state: np.ndarray) -> np.ndarray:
+def decode_board(params: np.ndarray, state: np.ndarray) -> np.ndarray:
     """The ``(size, size)`` cells of ``state`` (a view: 0 empty, 1 and 2 the players' discs)."""
     size = int(params[P_ROWS])
     return unpad(state[HEADER : HEADER + padded_size(size, size)], size, size)
