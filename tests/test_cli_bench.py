@@ -30,9 +30,10 @@ def test_format_table_shows_ratios_and_notes() -> None:
 
 def test_env_rows_measure_both_sides() -> None:
     rows = env_rows(runs=1, steps=60)
-    assert [row.name for row in rows] == [
-        "connect_four 6x7 env", "tictactoe 3x3 env", "gomoku 15x15 env", "hex 11x11 env",
-    ]  # fmt: skip
+    names = [row.name for row in rows]
+    assert names[:4] == ["connect_four 6x7 env", "tictactoe 3x3 env", "gomoku 15x15 env",
+                         "hex 11x11 env"]  # fmt: skip
+    assert len(names) == len(REGISTRY.families()) + 1  # every family, and tic-tac-toe
     assert all(row.ours > 0 for row in rows)
     assert rows[0].theirs > 0 and rows[0].ratio == rows[0].ours / rows[0].theirs
     assert rows[2].theirs is None and rows[2].reference == "-"
@@ -89,4 +90,6 @@ def test_connectn_bench_command() -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[1].startswith("| benchmark | unit | connectn-env |")
-    assert sum(line.startswith("| ") for line in lines) == 1 + 7  # header and 7 rows
+    families = len(REGISTRY.families())
+    # header, env rows (every family and tic-tac-toe), MCTS rows (every family)
+    assert sum(line.startswith("| ") for line in lines) == 1 + families + 1 + families

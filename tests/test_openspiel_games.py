@@ -27,6 +27,7 @@ NAMES = [
     "connectn_connect_n",
     "connectn_gomoku",
     "connectn_hex",
+    "connectn_othello",
 ]
 # Our game string and OpenSpiel's C++ game with the same rules and action numbering.
 SAME_GAMES = [
@@ -84,6 +85,7 @@ def test_parameter_specification_lists_the_defaults():
         "connectn_connect_n": {"rows": 6, "cols": 7, "n": 4, "gravity": True},
         "connectn_gomoku": {"size": 15, "rows": 0, "cols": 0, "rule": "freestyle"},
         "connectn_hex": {"size": 11, "rows": 0, "cols": 0, "swap": False},
+        "connectn_othello": {"size": 8},
     }
 
 

@@ -18,6 +18,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 import connectn_env
 from connectn_env import ConnectNGame, GomokuGame, HexGame, connect_n_v0, gomoku_v0, hex_v0
+from connectn_env.games import OthelloGame
 from connectn_env.registration import register_pettingzoo_envs
 
 EXPECTED_GAMES = {
@@ -26,6 +27,7 @@ EXPECTED_GAMES = {
     "connectn_env/connect_n-v0": ConnectNGame(),
     "connectn_env/gomoku-v0": GomokuGame(size=15, rule="freestyle"),
     "connectn_env/hex-v0": HexGame(size=11, swap=False),
+    "connectn_env/othello-v0": OthelloGame(size=8),
 }
 OVERRIDES = {
     "connectn_env/connect_four-v0": ({"rows": 5}, ConnectNGame(rows=5, cols=7, n=4)),
@@ -39,6 +41,7 @@ OVERRIDES = {
         GomokuGame(size=9, rule="standard"),
     ),
     "connectn_env/hex-v0": ({"size": 7, "swap": True}, HexGame(size=7, swap=True)),
+    "connectn_env/othello-v0": ({"size": 6}, OthelloGame(size=6)),
 }
 
 

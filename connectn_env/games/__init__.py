@@ -7,7 +7,7 @@ such as ``connect_four``) to what builds it. Every game offers OpenSpiel's plann
 through ``new_initial_state()``.
 """
 
-from connectn_env.games import connect_n, gomoku, hex
+from connectn_env.games import connect_n, gomoku, hex, othello
 from connectn_env.games.connect_n import ConnectNGame, connect_four, tictactoe
 from connectn_env.games.contract import NO_ACTION, TERMINAL_PLAYER, GameKernels, Outcome, Status
 from connectn_env.games.coords import cell_name, column_label, parse_cell_name
@@ -15,6 +15,7 @@ from connectn_env.games.game import MAX_SIDE, BoardGame, Symmetry
 from connectn_env.games.gomoku import RULES as GOMOKU_RULES
 from connectn_env.games.gomoku import GomokuGame
 from connectn_env.games.hex import HexGame
+from connectn_env.games.othello import OthelloGame
 from connectn_env.games.parameters import Parameter
 from connectn_env.games.registry import (
     GameEntry,
@@ -26,7 +27,7 @@ from connectn_env.games.registry import (
 from connectn_env.games.state import GameState, IllegalActionError
 
 # The registry line: a new game family is one more module here.
-PLUGINS = [connect_n, gomoku, hex]
+PLUGINS = [connect_n, gomoku, hex, othello]
 REGISTRY: GameRegistry = build_registry(PLUGINS)
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "GomokuGame",
     "HexGame",
     "IllegalActionError",
+    "OthelloGame",
     "Outcome",
     "Parameter",
     "Preset",

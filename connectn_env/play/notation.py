@@ -1,10 +1,10 @@
 """Move names as people type and read them: ``4`` (a column of a gravity game, 1-based),
 ``b2`` (a cell: column letter, row number, ``a1`` top left) or the name of a special action
-(``swap``: Hex's swap move; ``pass``)."""
+(``swap`` in Hex, ``pass`` in Othello: ``BoardGame.special_actions``)."""
 
 from __future__ import annotations
 
-from connectn_env.games import BoardGame, GameState, cell_name, parse_cell_name
+from connectn_env.games import BoardGame, GameState, Status, cell_name, parse_cell_name
 from connectn_env.games.validation import require_int
 
 SWAP = "swap"
@@ -81,7 +81,7 @@ def parse_move(state: GameState, text: str) -> int:
         row, col = parse_cell_name(entry, game.rows, game.cols)
         action = row * game.cols + col
     if not state.legal_action_mask()[action]:
-        raise ValueError(_illegal_reason(state, action))
+        raise ValueError(illegal_move_reason(state, action))
     return action
 
 
@@ -94,23 +94,25 @@ def _parse_column(game: BoardGame, entry: str) -> int:
     return column - 1
 
 
-def _illegal_reason(state: GameState, action: int) -> str:
+def illegal_move_reason(state: GameState, action: int) -> str:
+    """Why the illegal ``action`` cannot be played in ``state``, for people."""
     game = state.game
     name = move_name(game, action)
     if game.gravity:
         return f"column {name} is full: choose another column"
     if action == swap_action(game):
         return "swap is only allowed as the second move of the game"
-    if action in game.special_actions:
-        return f"{name} is not allowed now: choose a cell"
-    if state.board[divmod(action, game.cols)]:
+    if action not in game.special_actions and state.board[divmod(action, game.cols)]:
         return f"{name} is already taken: choose an empty cell"
-    return f"{name} is not a legal move now: choose another cell"
+    # Any other reason is the game's own (an Othello move that flips no disc...).
+    status = Status(game.kernels.check(game.params, state.data, action))
+    return game.illegal_reason(state, action, status)
 
 
 __all__ = [
     "SWAP",
     "forced_special_action",
+    "illegal_move_reason",
     "move_format",
     "move_name",
     "parse_move",

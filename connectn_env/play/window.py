@@ -10,7 +10,7 @@ import numpy as np
 import pygame
 
 from connectn_env.play.frame import PAD, BoardFrame, explain_no_window, run_frames
-from connectn_env.play.notation import forced_special_action, swap_action
+from connectn_env.play.notation import forced_special_action, illegal_move_reason, swap_action
 from connectn_env.play.session import HINT, MOVE, GameSession
 from connectn_env.play.thinking import Status, Thinker
 from connectn_env.render.canvas import Canvas
@@ -131,7 +131,7 @@ class PlayWindow:
         if cell is None or state.board[cell]:
             taken = "full" if style.target == "column" else "taken"
             return f"That {style.target} is {taken}: choose another."
-        return f"You cannot play {style.move_label(state.game, action)} now: choose another."
+        return f"{illegal_move_reason(state, action)}."
 
     def key(self, key: int) -> None:
         """A key press: U undo, N new game, S switch sides, H hint, A analysis, Q/Esc quit."""
