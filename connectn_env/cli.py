@@ -56,7 +56,8 @@ DEFAULT_PBRAIN_OPPONENT = "mcts:time=30"
 DESCRIPTION = "Play against the AI, run tournaments, replay games, benchmark."
 SPEC_HELP = (
     "Agent specs: random[:seed=S], mcts[:simulations=800,c=1.4,time=0.5,rave=true,...], "
-    "puct[:simulations=400,...], module:callable[:key=value,...] (a factory returning an "
+    "puct[:simulations=400,...], ab[:depth=6,time=1,nodes=200000,...] (alpha-beta), "
+    "module:callable[:key=value,...] (a factory returning an "
     "object with act(env)); values are true/false, integers, decimals or strings"
 )
 HELP_WIDTH = 100

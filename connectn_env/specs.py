@@ -5,6 +5,7 @@ Grammar::
     random[:seed=S]
     mcts[:key=value,...]       keys: simulations, time, c, rave, rave_k, reuse, max_nodes, seed
     puct[:key=value,...]       keys: simulations, c, temperature, noise, alpha, max_nodes, seed
+    ab[:key=value,...]         alpha-beta; keys: depth, time, nodes, table_bits, seed
     human                      a person (``connectn play`` only)
     module:callable[:key=value,...]   a user factory, e.g. ``mypkg.bots:make_bot:depth=3``
 
@@ -55,6 +56,13 @@ _KEYS: dict[str, dict[str, _Key]] = {
         "max_nodes": ("max_nodes", int, 2, False),
         "seed": ("seed", int, 0, False),
     },
+    "ab": {
+        "depth": ("depth", int, 1, False),
+        "time": ("time_limit", float, 0.0, True),
+        "nodes": ("nodes", int, 1, False),
+        "table_bits": ("table_bits", int, 10, False),
+        "seed": ("seed", int, 0, False),
+    },
     "human": {},
 }
 BUILTIN_KINDS = tuple(_KEYS)
@@ -67,6 +75,8 @@ _HELP = (
     + ", ".join(_KEYS["mcts"])
     + "; puct[:key=value,...] with keys "
     + ", ".join(_KEYS["puct"])
+    + "; ab[:key=value,...] (alpha-beta) with keys "
+    + ", ".join(_KEYS["ab"])
     + "; human; module:callable[:key=value,...] (a factory returning an agent)"
 )
 
@@ -76,7 +86,8 @@ class AgentSpec:
     """A parsed, validated agent spec (hashable and picklable).
 
     Attributes:
-        kind: ``"random"``, ``"mcts"``, ``"puct"``, ``"human"`` or ``"module:callable"``.
+        kind: ``"random"``, ``"mcts"``, ``"puct"``, ``"ab"``, ``"human"`` or
+            ``"module:callable"``.
         options: ``(key, value)`` pairs as written (keys unique, values typed).
     """
 
@@ -131,6 +142,8 @@ class AgentSpec:
             return agents.RandomAgent(**kwargs)
         if self.kind == "mcts":
             return agents.MCTSAgent(**kwargs)
+        if self.kind == "ab":
+            return agents.AlphaBetaAgent(**kwargs)
         return agents.PUCTAgent(**kwargs)
 
     def __str__(self) -> str:
