@@ -4,6 +4,11 @@ to its budgets and refuses bad input."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
+import gymnasium as gym
 import numpy as np
 import pytest
 from agents_helpers import play
@@ -11,7 +16,10 @@ from pettingzoo.classic import tictactoe_v3
 
 from agents import AlphaBetaAgent, MCTSAgent, RandomAgent
 from connectn_env import connect_n_v0, gomoku_v0, hex_v0
+from connectn_env.arena import run_tournament
 from connectn_env.games import ConnectNGame, GameState, HexGame, connect_four, tictactoe
+from connectn_env.records import GameConfig
+from connectn_env.specs import parse_agent_spec
 
 PROVEN_VALUE = {"win": 1.0, "loss": -1.0, "draw": 0.0}
 
@@ -320,3 +328,54 @@ def test_bad_calls_are_refused_and_leave_the_agent_usable():
     with pytest.raises(ValueError, match="game is over"):
         agent.analyse_state(finished.unwrapped.game_state)
     assert agent.act(play(connect_n_v0.env, [3, 0, 3, 0, 3])) == 3
+
+
+# --- everywhere an agent spec is ------------------------------------------------------
+
+
+def test_the_ab_spec_builds_the_agent_and_checks_its_bounds():
+    agent = parse_agent_spec("ab:depth=6").build(3)
+    assert isinstance(agent, AlphaBetaAgent) and agent.depth == 6
+    assert parse_agent_spec("ab:time=1").build().time_limit == 1.0
+    with pytest.raises(ValueError, match="table_bits must be between 10 and 28, got 40"):
+        parse_agent_spec("ab:table_bits=40").build()
+
+
+def test_a_gymnasium_opponent_given_as_an_ab_spec_is_never_beaten():
+    env = gym.make("connectn_env/TicTacToe-v0", opponent="ab:depth=9", learner_side="random")
+    rng = np.random.default_rng(0)
+    for episode in range(8):
+        _, info = env.reset(seed=episode)
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, reward, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+        assert reward <= 0.0
+    assert "ab:depth=9" in repr(env.unwrapped.opponent)
+    with pytest.raises(ValueError, match="neither one of 'random', 'mcts' nor a valid agent spec"):
+        gym.make("connectn_env/TicTacToe-v0", opponent="ab:depth=zero")
+
+
+def test_connectn_play_against_ab_in_the_terminal():
+    cells = [f"{c}{r}" for r in "123" for c in "abc"]
+    run = subprocess.run(
+        [sys.executable, "-m", "connectn_env.cli", "play", "tictactoe", "--ui", "terminal",
+         "--opponent", "ab:depth=9"],
+        input="\n".join([*cells, "quit"]) + "\n",
+        capture_output=True, text=True, timeout=300,
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "against ab:depth=9" in run.stdout
+    assert "You win!" not in run.stdout
+    assert "The AI wins." in run.stdout or "Draw." in run.stdout
+
+
+def test_an_arena_tournament_with_ab():
+    result = run_tournament(
+        GameConfig("tictactoe", {}), ["ab:depth=9", "random"], games=4, workers=1
+    )
+    (pairing,) = result.pairings
+    assert pairing.errors_a == pairing.errors_b == 0
+    assert pairing.losses == 0 and pairing.wins >= 2
