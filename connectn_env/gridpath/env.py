@@ -137,9 +137,9 @@ class GridPathEnv(gymnasium.Env):
             options: None, or ``{"grid_map": map}`` to play that map (a GridMap, text or
                 path, of this env's size) in this episode.
         """
-        super().reset(seed=seed)
         if options is not None and (not isinstance(options, dict) or set(options) - {"grid_map"}):
             raise ValueError(f"options must be None or {{'grid_map': map}}, got {options!r}")
+        grid = None
         if options and options.get("grid_map") is not None:
             grid = _as_map(options["grid_map"])
             if (grid.rows, grid.cols) != (self.rows, self.cols):
@@ -147,9 +147,10 @@ class GridPathEnv(gymnasium.Env):
                     f"the map is {grid.rows} x {grid.cols}, this env's observations are "
                     f"{self.rows} x {self.cols}"
                 )
-        elif self.fixed_map is not None:
+        super().reset(seed=seed)
+        if grid is None and self.fixed_map is not None:
             grid = self.fixed_map
-        else:
+        elif grid is None:
             grid = random_map(self.rows, self.cols, self.obstacle_density, self.np_random)
         self._start(grid)
         if self.render_mode == "human":
