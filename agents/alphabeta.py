@@ -19,6 +19,7 @@ DEFAULT_NODES = 200_000
 DEFAULT_TABLE_BITS = 20
 MIN_TABLE_BITS = 10
 MAX_TABLE_BITS = 28
+_FIRST_CAPACITY = 32  # plies of work arrays allocated first (a deep search doubles them)
 _JITTER = 1e-3  # seeded ordering noise, below the gap between two cells' centre bias
 
 
@@ -150,7 +151,8 @@ class AlphaBetaAgent:
         if self._table is None:
             self._table = nm.new_table(self.table_bits)
         self._generation += 1
-        work = nm.new_work(root, game.num_actions, deepest, game.rows * game.cols)
+        capacity = min(deepest, _FIRST_CAPACITY)  # plies the work arrays hold; grows
+        work = nm.new_work(root, game.num_actions, capacity, game.rows * game.cols)
         bias = self._ordering_bias(game)
         deadline = np.inf if self.time_limit is None else start + self.time_limit
         limits = np.array([-1.0 if self.nodes is None else self.nodes, deadline])
@@ -159,6 +161,9 @@ class AlphaBetaAgent:
         best: tuple[float, int, tuple[int, ...]] = (0.0, -1, ())
         completed = 0
         for depth in range(1, deepest + 1):
+            if depth > capacity:
+                capacity = min(deepest, 2 * capacity)
+                work = nm.new_work(root, game.num_actions, capacity, game.rows * game.cols)
             score, move = nm.search_depth(
                 game.kernels,
                 key_fn,

@@ -69,8 +69,8 @@ def new_work(root: np.ndarray, num_actions: int, plies: int, cells: int) -> tupl
         np.empty((rows, root.shape[0]), dtype=root.dtype),  # states
         np.empty((rows, num_actions), dtype=np.int64),  # moves, in the order tried
         np.empty((rows, num_actions), dtype=np.float64),  # ordering scores
-        np.zeros((rows, 6), dtype=np.int64),  # count, next index, depth, player, best, ...
-        np.zeros((rows, 4), dtype=np.float64),  # alpha, beta, best score, window alpha
+        np.zeros((rows, 5), dtype=np.int64),  # move count, next move, depth, player, best move
+        np.zeros((rows, 4), dtype=np.float64),  # alpha, beta, best score, alpha after the table
         np.zeros(rows, dtype=np.uint64),  # keys
         np.full((rows, 2), -1, dtype=np.int64),  # killer moves
         np.zeros(num_actions, dtype=np.float64),  # history
@@ -86,7 +86,6 @@ _NEXT = 1
 _DEPTH = 2
 _PLAYER = 3
 _BEST_MOVE = 4
-_TT_MOVE = 5
 # columns of the per-ply float array
 _ALPHA = 0
 _BETA = 1
@@ -172,8 +171,7 @@ def table_store(table, key, score, depth, bound, move, generation):
 
 @njit(cache=True)
 def _order(kernels, params, work, table, bias, ply, key):
-    """List the legal moves of the position at ``ply`` with their ordering scores; returns the
-    count and the table's move (-1 if none)."""
+    """List the legal moves of the position at ``ply`` with their ordering scores."""
     states, moves, scores, ints = work[0], work[1], work[2], work[3]
     killers, history = work[6], work[7]
     count = kernels.legal_actions(params, states[ply], moves[ply])
@@ -193,7 +191,6 @@ def _order(kernels, params, work, table, bias, ply, key):
         scores[ply, i] = score
     ints[ply, _COUNT] = count
     ints[ply, _NEXT] = 0
-    return count, tt_move
 
 
 @njit(cache=True)

@@ -14,7 +14,7 @@ import pytest
 from agents_helpers import play
 from pettingzoo.classic import tictactoe_v3
 
-from agents import AlphaBetaAgent, MCTSAgent, RandomAgent
+from agents import AlphaBetaAgent, MCTSAgent, RandomAgent, alphabeta
 from connectn_env import connect_n_v0, gomoku_v0, hex_v0
 from connectn_env.arena import run_tournament
 from connectn_env.games import ConnectNGame, GameState, HexGame, connect_four, tictactoe
@@ -285,6 +285,12 @@ def test_the_env_is_not_changed_and_the_table_is_kept_between_moves():
     assert env.unwrapped.game_state.history() == history
     again = agent.analyse(env)
     assert again.action == first.action and again.nodes < first.nodes / 5
+
+
+def test_work_arrays_grow_for_deep_searches(monkeypatch):
+    monkeypatch.setattr(alphabeta, "_FIRST_CAPACITY", 2)  # then 4, then 8, then 9 plies
+    result = AlphaBetaAgent(depth=9).analyse_state(tictactoe().new_initial_state())
+    assert (result.proven, result.depth, len(result.principal_variation)) == ("draw", 9, 9)
 
 
 def test_hex_with_the_swap_rule_is_solved_on_3x3():
