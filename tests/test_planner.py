@@ -210,6 +210,9 @@ def test_envs_it_cannot_plan_on_are_refused():
     with pytest.raises(TypeError, match="cannot copy env"):
         planner.plan(locked)
     env = GridPathEnv(size=5)
+    with pytest.raises(ValueError, match="call reset"):
+        planner.search(env)  # not reset yet: the env's own error, and the env is unchanged
+    assert env.grid_map is None
     env.reset(seed=0)
     with pytest.raises(ValueError, match="max_searches"):
         planner.plan(env, max_searches=0)

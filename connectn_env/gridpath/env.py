@@ -226,14 +226,16 @@ class GridPathEnv(gymnasium.Env):
         if (
             not isinstance(state, tuple)
             or len(state) != 6
-            or not isinstance(state[0], GridMap)
-            or (state[0].rows, state[0].cols) != (self.rows, self.cols)
+            or not (state[0] is None or isinstance(state[0], GridMap))
+            or (state[0] is not None and (state[0].rows, state[0].cols) != (self.rows, self.cols))
         ):
             raise TypeError(
                 f"state must come from clone_state() of a {self.rows} x {self.cols} GridPathEnv"
             )
         grid, self.position, self.steps, self.trail, self.planned_path, self._over = state
-        if grid is not self.grid_map:
+        if grid is None:
+            self.grid_map = None  # the state of an env not reset yet
+        elif grid is not self.grid_map:
             self._set_map(grid)
 
     def heuristic_value(self) -> float:
