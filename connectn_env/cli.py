@@ -60,10 +60,11 @@ DEFAULT_PBRAIN_OPPONENT = "mcts:time=30"
 DESCRIPTION = "Play against the AI, run tournaments, replay games, benchmark."
 SPEC_HELP = (
     "Agent specs: random[:seed=S], mcts[:simulations=800,c=1.4,time=0.5,rave=true,...], "
-    "puct[:simulations=400,...], module:callable[:key=value,...] (a factory returning an "
-    "object with act(env)); values are true/false, integers, decimals or strings. A spec runs "
-    "code: module:callable imports that module and calls that callable, whatever it is, so "
-    "use only specs you would run as commands."
+    "puct[:simulations=400,...], ab[:depth=6,time=1,nodes=200000,...] (alpha-beta), "
+    "module:callable[:key=value,...] (a factory returning an object with act(env)); values "
+    "are true/false, integers, decimals or strings. A spec runs code: module:callable "
+    "imports that module and calls that callable, whatever it is, so use only specs you "
+    "would run as commands."
 )
 HELP_WIDTH = 100
 UIS = ("window", "terminal", "auto")

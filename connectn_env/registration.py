@@ -1,4 +1,5 @@
-"""The registry ids: PettingZoo's and Gymnasium's, both read from the game registry.
+"""The registry ids: PettingZoo's and Gymnasium's, both read from the game registry, and the
+Gymnasium ids of the planning envs (``connectn_env/GridPath-v0``), listed by hand.
 
 This is the one place that connects :data:`connectn_env.games.REGISTRY` to the two
 frameworks' own registries (``pettingzoo.make("aec", "connectn_env/hex-v0")``,
@@ -22,6 +23,10 @@ PETTINGZOO_ENVS: dict[str, tuple[str, dict[str, Any]]] = {
 GYM_ENVS: dict[str, dict[str, Any]] = {
     entry.gym_id: {"game": entry.family, **entry.fixed} for entry in REGISTRY.values()
 }
+# Single-agent envs that are not board games, registered by hand: id -> entry point.
+PLANNING_ENVS: dict[str, str] = {
+    "connectn_env/GridPath-v0": "connectn_env.gridpath:GridPathEnv",
+}
 
 
 def register_pettingzoo_envs() -> None:
@@ -32,7 +37,8 @@ def register_pettingzoo_envs() -> None:
 
 
 def register_gym_envs() -> None:
-    """Add the single-agent ids to Gymnasium's registry (idempotent)."""
+    """Add the single-agent ids (board games and planning envs) to Gymnasium's registry
+    (idempotent)."""
     for env_id, kwargs in GYM_ENVS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(
@@ -41,6 +47,15 @@ def register_gym_envs() -> None:
                 vector_entry_point="connectn_env.gym.factories:make_vector_env",
                 kwargs=dict(kwargs),
             )
+    for env_id, entry_point in PLANNING_ENVS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point=entry_point)
 
 
-__all__ = ["GYM_ENVS", "PETTINGZOO_ENVS", "register_gym_envs", "register_pettingzoo_envs"]
+__all__ = [
+    "GYM_ENVS",
+    "PETTINGZOO_ENVS",
+    "PLANNING_ENVS",
+    "register_gym_envs",
+    "register_pettingzoo_envs",
+]

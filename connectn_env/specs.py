@@ -6,6 +6,7 @@ Grammar::
     mcts[:key=value,...]       keys: simulations, time, c, rave, rave_k, reuse, max_nodes, seed
     puct[:key=value,...]       keys: simulations, time, c, temperature, noise, alpha, reuse,
                                max_nodes, seed
+    ab[:key=value,...]         alpha-beta; keys: depth, time, nodes, table_bits, seed
     human                      a person (``connectn play`` only)
     module:callable[:key=value,...]   a user factory, e.g. ``mypkg.bots:make_bot:depth=3``
 
@@ -79,6 +80,13 @@ _KEYS: dict[str, dict[str, _Key]] = {
         "max_nodes": _Key("max_nodes", int, 2),
         "seed": _Key("seed", int, 0),
     },
+    "ab": {
+        "depth": _Key("depth", int, 1, high=10**6),
+        "time": _Key("time_limit", float, 0.0, True, MAX_SECONDS),
+        "nodes": _Key("nodes", int, 1, high=MAX_SIMULATIONS),
+        "table_bits": _Key("table_bits", int, 10, high=28),  # AlphaBetaAgent's range
+        "seed": _Key("seed", int, 0),
+    },
     "human": {},
 }
 BUILTIN_KINDS = tuple(_KEYS)
@@ -91,6 +99,8 @@ _HELP = (
     + ", ".join(_KEYS["mcts"])
     + "; puct[:key=value,...] with keys "
     + ", ".join(_KEYS["puct"])
+    + "; ab[:key=value,...] (alpha-beta) with keys "
+    + ", ".join(_KEYS["ab"])
     + "; human; module:callable[:key=value,...] (a factory returning an agent)"
 )
 
@@ -100,7 +110,8 @@ class AgentSpec:
     """A parsed, validated agent spec (hashable and picklable).
 
     Attributes:
-        kind: ``"random"``, ``"mcts"``, ``"puct"``, ``"human"`` or ``"module:callable"``.
+        kind: ``"random"``, ``"mcts"``, ``"puct"``, ``"ab"``, ``"human"`` or
+            ``"module:callable"``.
         options: ``(key, value)`` pairs as written (keys unique, values typed and, for the
             built-in agents, within their ranges).
 
@@ -174,6 +185,8 @@ class AgentSpec:
             return agents.RandomAgent(**kwargs)
         if self.kind == "mcts":
             return agents.MCTSAgent(**kwargs)
+        if self.kind == "ab":
+            return agents.AlphaBetaAgent(**kwargs)
         return agents.PUCTAgent(**kwargs)
 
     def __str__(self) -> str:

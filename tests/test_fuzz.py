@@ -140,7 +140,7 @@ def refused(call: Callable[[], Any], value: Any, state: Callable[[], Any] | None
 
 CONSTRUCTORS: dict[str, tuple[Callable[[Any], Any], Callable[[Any], bool]]] = {
     "connect_n_v0.env(rows)": (lambda v: connect_n_v0.env(rows=v), int_in(1, 32)),
-    "connect_n_v0.env(cols)": (lambda v: connect_n_v0.env(cols=v), int_in(4, 32)),
+    "connect_n_v0.env(cols)": (lambda v: connect_n_v0.env(cols=v), int_in(1, 32)),
     "connect_n_v0.env(n)": (lambda v: connect_n_v0.env(n=v), int_in(1, 7)),
     "connect_n_v0.env(gravity)": (lambda v: connect_n_v0.env(gravity=v), is_bool),
     "connect_n_v0.env(render_mode)": (

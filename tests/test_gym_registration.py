@@ -57,7 +57,8 @@ def test_import_registers_ids_without_pygame_agents_or_compiling():
     )
     assert out == (
         "False False [] ['connectn_env/ConnectFour-v0', 'connectn_env/ConnectN-v0', "
-        "'connectn_env/Gomoku-v0', 'connectn_env/Hex-v0', 'connectn_env/Othello-v0', "
+        "'connectn_env/Gomoku-v0', 'connectn_env/GridPath-v0', 'connectn_env/Hex-v0', "
+        "'connectn_env/Othello-v0', "
         "'connectn_env/TicTacToe-v0']"
     )
 

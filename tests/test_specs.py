@@ -6,7 +6,7 @@ import pickle
 
 import pytest
 
-from agents import MCTSAgent, PolicyAgent, PUCTAgent, RandomAgent
+from agents import AlphaBetaAgent, MCTSAgent, PolicyAgent, PUCTAgent, RandomAgent
 from connectn_env.specs import BUILTIN_KINDS, AgentSpec, parse_agent_spec
 
 
@@ -30,6 +30,9 @@ from connectn_env.specs import BUILTIN_KINDS, AgentSpec, parse_agent_spec
         ),
         (" mcts:c=2, reuse=False ", "mcts", (("c", 2.0), ("reuse", False)), "mcts:c=2,reuse=false"),
         ("puct:simulations=400", "puct", (("simulations", 400),), "puct:simulations=400"),
+        ("ab", "ab", (), "ab"),
+        ("ab:depth=6", "ab", (("depth", 6),), "ab:depth=6"),
+        ("ab:time=1,seed=3", "ab", (("time", 1.0), ("seed", 3)), "ab:time=1,seed=3"),
         ("human", "human", (), "human"),
         ("agents:RandomAgent", "agents:RandomAgent", (), "agents:RandomAgent"),
         (
@@ -68,6 +71,10 @@ def test_build_makes_the_named_agents_with_their_options() -> None:
     assert (puct.simulations, puct.c_puct, puct.temperature) == (10, 3.0, 1.0)
     assert (puct.noise_fraction, puct.dirichlet_alpha) == (0.25, 0.5)
     assert isinstance(parse_agent_spec("random").build(5), RandomAgent)
+    ab = parse_agent_spec("ab:depth=6,time=1.5,nodes=1000,table_bits=12").build(0)
+    assert isinstance(ab, AlphaBetaAgent)
+    assert (ab.depth, ab.time_limit, ab.nodes, ab.table_bits) == (6, 1.5, 1000, 12)
+    assert parse_agent_spec("ab:time=1").build().time_limit == 1.0
     assert parse_agent_spec("human").build(0) is None
     assert parse_agent_spec("human").is_human and not parse_agent_spec("random").is_human
 
@@ -124,6 +131,12 @@ def test_factory_returning_no_agent_is_a_type_error() -> None:
         ("mcts:simulations=", r"expected key=value"),
         ("mcts:c=1,c=2", r"key 'c' given twice"),
         ("random:seed=-1", r"seed must be at least 0"),
+        ("ab:depth=0", r"depth must be at least 1, got 0"),
+        ("ab:depth=2.5", r"depth must be an integer, got '2.5'"),
+        ("ab:time=0", r"time must be greater than 0"),
+        ("ab:nodes=0", r"nodes must be at least 1"),
+        ("ab:table_bits=4", r"table_bits must be at least 10"),
+        ("ab:simulations=5", r"unknown key 'simulations' for ab; valid keys: depth, time, nodes"),
         ("no_such_module_xyz:make", r"cannot import module 'no_such_module_xyz'"),
         ("agents:NoSuchThing", r"module 'agents' has no callable 'NoSuchThing'"),
         ("agents:", r"unknown agent spec 'agents:'"),
@@ -143,7 +156,7 @@ def test_human_can_be_refused_and_non_strings_are_type_errors() -> None:
         parse_agent_spec(42)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="seed must be an int"):
         parse_agent_spec("random").build("1")  # type: ignore[arg-type]
-    assert set(BUILTIN_KINDS) == {"random", "mcts", "puct", "human"}
+    assert set(BUILTIN_KINDS) == {"random", "mcts", "puct", "ab", "human"}
     with pytest.raises(ValueError, match="unknown key 'depth' for mcts; valid keys: simulations"):
         AgentSpec("mcts", (("depth", 3),))
     with pytest.raises(ValueError, match="unknown agent kind 'alphabeta'"):

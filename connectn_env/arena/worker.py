@@ -27,7 +27,12 @@ __all__ = ["BUILD_TIMEOUT", "MAX_MESSAGE_LENGTH", "describe_error", "play_game",
 BUILD_TIMEOUT = 60.0  # seconds an agent may take to be built
 KILL_GRACE = 0.5  # seconds past the move timeout before the parent kills the worker
 MAX_MESSAGE_LENGTH = 1000  # characters of an agent's error message kept in the results
-_WARM_UP_KINDS = ("mcts", "puct")
+# A tiny search per compiled agent kind: loads (or compiles) its numba code.
+_WARM_UP_OPTIONS = {
+    "mcts": (("simulations", 8),),
+    "puct": (("simulations", 8),),
+    "ab": (("depth", 1),),
+}
 
 
 def worker_main(connection: Any, warm_up_lock: Any, parent_pid: int) -> None:
@@ -66,11 +71,11 @@ def _warm_up(task: GameTask, warmed: set[Any]) -> None:
         while not env.game_state.is_terminal():
             env.step(random.act(env))
     for spec in task.specs:
-        if spec.kind in _WARM_UP_KINDS and spec.kind not in warmed:
+        if spec.kind in _WARM_UP_OPTIONS and spec.kind not in warmed:
             warmed.add(spec.kind)
             env = task.game.make_env()
             env.reset()
-            AgentSpec(spec.kind, (("simulations", 8),)).build(0).act(env)
+            AgentSpec(spec.kind, _WARM_UP_OPTIONS[spec.kind]).build(0).act(env)
 
 
 def play_game(task: GameTask, report: Callable[[tuple], None]) -> dict[str, Any]:

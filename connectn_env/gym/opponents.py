@@ -155,6 +155,36 @@ class MCTSOpponent(AgentOpponent):
         return f"MCTSOpponent({self.kwargs!r})"
 
 
+class SpecOpponent(AgentOpponent):
+    """The agent an agent spec names (``"ab:depth=4"``, ``"mcts:simulations=200,max_nodes=
+    100000"``; see :mod:`connectn_env.specs`), rebuilt with the episode's seed at each reset
+    (a ``seed`` key in the spec fixes it instead).
+
+    Raises:
+        ValueError: the spec is malformed or names ``human``.
+    """
+
+    def __init__(self, text: str, game: BoardGame) -> None:
+        from connectn_env.specs import parse_agent_spec  # lazy: agents are built on demand
+
+        try:
+            self.spec = parse_agent_spec(text, allow_human=False)
+        except ValueError as error:
+            names = ", ".join(repr(name) for name in OPPONENT_NAMES)
+            raise ValueError(
+                f"opponent {text!r} is neither one of {names} nor a valid agent spec: {error}"
+            ) from None
+        super().__init__(self.spec.build(0), game)
+
+    def reset(self, seed: int) -> None:
+        """A fresh agent seeded with ``seed`` (nothing is kept from the last episode)."""
+        self.agent = self.spec.build(seed)
+        self.env.reset()
+
+    def __repr__(self) -> str:
+        return f"SpecOpponent({str(self.spec)!r})"
+
+
 def play_reply(opponent: Opponent, state: GameState) -> None:
     """Play ``opponent``'s choice in ``state``.
 
@@ -182,7 +212,8 @@ def make_opponent(
 
     Args:
         opponent: ``"random"``, ``"mcts"`` (an ``agents.MCTSAgent(**opponent_kwargs)``,
-            reseeded every episode), an agent object with ``act(env)``, or a callable
+            reseeded every episode), another agent spec such as ``"ab:depth=4"`` (built
+            afresh with the episode's seed), an agent object with ``act(env)``, or a callable
             ``fn(observation, action_mask) -> action``. An agent object is used as it is
             (not copied): envs given the same object share it.
         opponent_kwargs: Keyword arguments for ``"mcts"``; must be None otherwise.
@@ -190,19 +221,14 @@ def make_opponent(
 
     Raises:
         TypeError: ``opponent`` is none of the above, or ``opponent_kwargs`` is not a dict.
-        ValueError: an unknown opponent name, or ``opponent_kwargs`` given for an
-            opponent that takes none.
+        ValueError: a string that is neither a name nor an agent spec, or ``opponent_kwargs``
+            given for an opponent that takes none.
     """
     if opponent_kwargs is not None and not isinstance(opponent_kwargs, dict):
         raise TypeError(
             f"opponent_kwargs must be a dict or None, got {type(opponent_kwargs).__name__}"
         )
     if isinstance(opponent, str):
-        if opponent not in OPPONENT_NAMES:
-            allowed = ", ".join(repr(name) for name in OPPONENT_NAMES)
-            raise ValueError(
-                f"opponent must be one of {allowed}, an agent or a callable, got {opponent!r}"
-            )
         if opponent == "mcts":
             return MCTSOpponent(opponent_kwargs or {}, game)
         if opponent_kwargs:
@@ -210,7 +236,9 @@ def make_opponent(
                 f"opponent_kwargs are only used with opponent='mcts', got {opponent_kwargs!r} "
                 f"for opponent {opponent!r}"
             )
-        return RandomOpponent()
+        if opponent == "random":
+            return RandomOpponent()
+        return SpecOpponent(opponent, game)  # an agent spec such as "ab:depth=4"
     if opponent_kwargs:
         raise ValueError(
             f"opponent_kwargs are only used with opponent='mcts', got {opponent_kwargs!r} "
@@ -234,6 +262,7 @@ __all__ = [
     "MCTSOpponent",
     "Opponent",
     "RandomOpponent",
+    "SpecOpponent",
     "make_opponent",
     "play_reply",
 ]

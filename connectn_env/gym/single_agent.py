@@ -55,7 +55,8 @@ class BoardGameGymEnv(gymnasium.Env):
     Args:
         game: The rules and parameters.
         opponent: ``"random"`` (default), ``"mcts"`` (``agents.MCTSAgent(**opponent_kwargs)``),
-            an agent with ``act(env)``, or a callable ``fn(observation, action_mask) -> action``
+            an agent spec (``"ab:depth=4"``, ``"mcts:simulations=200"``), an agent with
+            ``act(env)``, or a callable ``fn(observation, action_mask) -> action``
             given the opponent's own view; see :func:`~connectn_env.gym.opponents.make_opponent`.
         opponent_kwargs: Keyword arguments of the ``"mcts"`` opponent, e.g.
             ``{"simulations": 200}``.

@@ -6,10 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from connectn_env.games.connect_n import bitboard
+from connectn_env.games.connect_n import bitboard, bitboard_heuristics
 from connectn_env.games.contract import Status
 from connectn_env.games.game import MAX_SIDE, BoardGame, Symmetry
-from connectn_env.games.lib import placement
+from connectn_env.games.heuristics import Heuristics
+from connectn_env.games.lib import line_heuristics, placement
 from connectn_env.games.lib.lines import winning_line_cells
 from connectn_env.games.parameters import Parameter
 from connectn_env.games.registry import Preset
@@ -88,6 +89,14 @@ class ConnectNGame(BoardGame):
                 placement.board_view,
             )
         return representation, rows, cols, rows * cols
+
+    @property
+    def heuristics(self) -> Heuristics:
+        """Key and open-line evaluation for depth-limited search, on this game's
+        representation (see :mod:`connectn_env.games.heuristics`)."""
+        if self.representation.kernels is bitboard.KERNELS:
+            return bitboard_heuristics.HEURISTICS
+        return line_heuristics.HEURISTICS
 
     @property
     def render_style(self) -> str:

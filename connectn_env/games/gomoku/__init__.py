@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from connectn_env.games.game import MAX_SIDE, BoardGame
-from connectn_env.games.lib import placement
+from connectn_env.games.lib import line_heuristics, placement
 from connectn_env.games.lib.lines import winning_line_cells
 from connectn_env.games.parameters import Parameter
 from connectn_env.games.representation import Representation
@@ -30,6 +30,7 @@ class GomokuGame(BoardGame):
     gym_name = "Gomoku"
     summary = "five in a row on a go board (freestyle or exactly five)"
     render_style = "go"
+    heuristics = line_heuristics.HEURISTICS  # key and open-line evaluation for alpha-beta
     PARAMETERS = (
         Parameter("size", int, 15, "side of a square board", low=5, high=MAX_SIDE, test_high=11),
         Parameter(

@@ -8,6 +8,7 @@ import numpy as np
 
 from connectn_env.games.contract import Status
 from connectn_env.games.game import MAX_SIDE, STONE_CHARS, BoardGame, Symmetry
+from connectn_env.games.hex import heuristics as hex_heuristics
 from connectn_env.games.hex import kernels
 from connectn_env.games.lib.header import HEADER
 from connectn_env.games.parameters import Parameter
@@ -37,6 +38,7 @@ class HexGame(BoardGame):
     gym_name = "Hex"
     summary = "connect your two sides of a rhombus of hexagons"
     render_style = "hex"
+    heuristics = hex_heuristics.HEURISTICS  # key and shortest-path evaluation for alpha-beta
     action_help = "cell ``r * cols + c``; with swap, ``rows * cols`` is the swap"
     PARAMETERS = (
         Parameter("size", int, 11, "side of a square board", low=1, high=MAX_SIDE, test_high=9),

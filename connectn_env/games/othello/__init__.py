@@ -10,7 +10,9 @@ import numpy as np
 
 from connectn_env.games.contract import Status
 from connectn_env.games.game import STONE_CHARS, BoardGame
+from connectn_env.games.heuristics import Heuristics
 from connectn_env.games.othello import bitboard, padded
+from connectn_env.games.othello import heuristics as othello_heuristics
 from connectn_env.games.parameters import Parameter
 from connectn_env.games.representation import Representation
 from connectn_env.games.state import GameState
@@ -101,6 +103,14 @@ class OthelloGame(BoardGame):
     @property
     def special_actions(self) -> dict[int, str]:
         return {self.pass_action: PASS}
+
+    @property
+    def heuristics(self) -> Heuristics:
+        """Search heuristics of this game's layout (see :mod:`connectn_env.games.heuristics`):
+        a Zobrist key and a positional evaluation with mobility."""
+        if self._layout is bitboard:
+            return othello_heuristics.BITBOARD_HEURISTICS
+        return othello_heuristics.PADDED_HEURISTICS
 
     def position(self, board: Any, player: int = 0) -> GameState:
         """A position set up from a board, for puzzles and tests.
