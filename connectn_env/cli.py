@@ -311,7 +311,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def pbrain_main() -> int:
-    """Entry point of ``pbrain-connectn`` (Gomocup wants brains named pbrain-*)."""
+    """Entry point of ``pbrain-connectn`` (Gomocup wants brains named ``pbrain-*``)."""
     return main(["pbrain", *sys.argv[1:]])
 
 

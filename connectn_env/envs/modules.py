@@ -98,7 +98,9 @@ def module_doc(game_class: type[BoardGame]) -> str:
         ("Default board", f"{default.rows} x {default.cols}, {default.num_actions} actions"),
     ]
     width = max(len(label) for label, _ in rows)
-    table = "\n".join(f"| {label:<{width}} | {text} |" for label, text in rows)
+    lines = [f"| {label:<{width}} | {text} |" for label, text in rows]
+    lines.insert(1, f"|{'-' * (width + 2)}|---|")  # a Markdown table, as PettingZoo's
+    table = "\n".join(lines)
     parameters = "\n".join(f"- ``{p.describe()}``: {p.help}" for p in game_class.PARAMETERS)
     description = inspect.cleandoc(game_class.__doc__ or "").split("\n\nArgs:")[0]
     return (

@@ -76,7 +76,8 @@ class BoardGame:
         params: The constant int64 vector the kernels read.
         kernels: The compiled kernels (a :class:`~connectn_env.games.contract.GameKernels`).
         representation: The state layout.
-        rows, cols: Board size.
+        rows: Board height.
+        cols: Board width.
         num_actions: Size of the action space.
         max_moves: Most actions a game can last.
         gravity: True if an action names a column and the stone drops.

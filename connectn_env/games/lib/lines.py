@@ -50,7 +50,7 @@ def line_through(board, pad, stone, width, n, exact):
     four directions are scanned from ``pad`` both ways.
 
     Returns:
-        0 if it completes none, else ``1 + `` the index of the line's direction in
+        0 if it completes none, else 1 + the index of the line's direction in
         :func:`line_steps` (a small int keeps the hot loops, which only ask "did this move
         win?", as fast as a bool; :func:`winning_line_cells` walks the line).
     """

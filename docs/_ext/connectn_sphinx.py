@@ -1,0 +1,269 @@
+"""Sphinx extension of the connectn-env site: the glue between Sphinx and :mod:`sitegen` /
+:mod:`apimap`.
+
+- ``builder-inited``: writes the user guide (README.md, one page per ``##`` section) and the
+  environment pages (one per PettingZoo module of the game registry), before autosummary
+  generates the API pages; so a new README section, a newly registered game or a new module
+  gets its page with no edit of the docs.
+- ``config-inited``: gives the API template (``_templates/autosummary/module.rst``)
+  ``connectn_api``: per module, the names documented at another home (listed as links) and
+  its data (documented explicitly: autodoc skips module data without a ``#:`` comment).
+- ``missing-reference``: a Python reference the domain could not resolve goes to the home of
+  the object it names (``connectn_env.games.BoardGame``, or ``BoardGame`` written inside
+  ``connectn_env.games``). A name outside the packages (numpy, Gymnasium, ``collections.abc``)
+  is shown as plain text (no inventories are fetched: the build needs no network), as is an
+  existing but undocumented name of the packages (a private helper). A name that does not
+  exist stays a warning, which ``-W`` turns into an error: a stale or misspelt reference
+  fails the build.
+- ``autodoc-process-signature``: a dataclass field's ``default_factory`` shows as ``...``
+  (Sphinx cannot parse ``<factory>``; it would split ``dict[str, Any]`` and link ``dict[str``).
+- ``autodoc-process-docstring``: property and attribute docstrings are prose in this codebase
+  (types come from annotations), so their first line's colons are hidden from Napoleon, which
+  would read ``"The position (read-only: ...)"`` as a type and a description; a datum's
+  docstring that is only its type's (``dict``'s) is dropped, as is NamedTuple's "Alias for
+  field number N". An overriding method without a docstring is not shown the docstring of
+  another library's method it overrides (torch's ``Module.forward``).
+- References to a name listed in a class's ``Attributes:`` section but not an attribute of
+  the class (set in ``__init__``) link to the class.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import sys
+import typing
+from pathlib import Path
+from typing import Any
+
+import apimap
+import sitegen
+from docutils import nodes
+from sphinx.addnodes import pending_xref
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
+
+LOGGER = logging.getLogger(__name__)
+IDENTIFIER_PATH = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
+COLON_STANDIN = "\ue000"  # a private-use character: never in a docstring
+ROLE_OR_LITERAL = re.compile(r"(:[\w:+-]+:`[^`]*`|``[^`]*``|`[^`]*`)")
+FIELD_ALIAS = re.compile(r"^Alias for field number \d+$")
+FUNCTION_REPR = re.compile(r"<(?:built-in )?function (?P<name>[\w.]+)(?: at 0x[0-9a-f]+)?>")
+OBJECT_REPR = re.compile(r"<[A-Za-z][^<>]*>")
+_API_MAPS: dict[int, apimap.ApiMap] = {}
+
+
+def api_map(app: Sphinx) -> apimap.ApiMap:
+    """The :class:`apimap.ApiMap` of this build (made once per process)."""
+    if id(app) not in _API_MAPS:
+
+        def import_failed(module_name: str, error: BaseException) -> None:
+            LOGGER.warning(
+                "cannot import %s (%s: %s): the docs import every module; install the "
+                "extras first (the test environment of the README, then .[docs])",
+                module_name,
+                type(error).__name__,
+                error,
+                type="connectn",
+            )
+
+        _API_MAPS[id(app)] = apimap.ApiMap(on_import_error=import_failed)
+    return _API_MAPS[id(app)]
+
+
+def generate_pages(app: Sphinx) -> None:
+    """Write the user guide and the environment pages into the source folder."""
+    import connectn_env
+
+    source = Path(app.srcdir)
+    guide = sitegen.readme_pages(source.parent / "README.md", source / "guide")
+    envs = sitegen.env_pages(
+        connectn_env.ENV_MODULES, connectn_env.REGISTRY, qualify=api_map(app).qualify_roles
+    )
+    for folder, pages in (("guide", guide), ("environments", envs)):
+        written = sitegen.write_pages(source / folder, pages)
+        LOGGER.info(
+            "connectn: %s/: %d pages generated, %d changed", folder, len(pages), len(written)
+        )
+
+
+def add_template_context(app: Sphinx, config: Any) -> None:
+    """``connectn_api`` for the module template: module name -> ``{"moved": [(name, home)],
+    "data": [(name, show_value)], "env_modules": [name]}``."""
+    modules = api_map(app)
+    config.autosummary_context = {
+        **config.autosummary_context,
+        "connectn_api": {
+            name: {
+                "moved": modules.reexports(name),
+                "data": modules.data(name),
+                "env_modules": modules.listed_modules(name),
+            }
+            for name in modules.modules
+        },
+    }
+
+
+def resolve_reference(
+    app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: nodes.Element
+) -> nodes.Element | None:
+    """A Python reference the domain could not resolve: the object's home, plain text for an
+    external or undocumented object, None (a warning) if the name does not exist."""
+    if node.get("refdomain") != "py":
+        return None
+    target = node["reftarget"].lstrip(".~").removesuffix("()")
+    if not IDENTIFIER_PATH.match(target):
+        return None
+    module_name, class_name = node.get("py:module"), node.get("py:class")
+    candidates = [
+        f"{module_name}.{class_name}.{target}" if module_name and class_name else None,
+        f"{module_name}.{target}" if module_name else None,
+        target,
+    ]
+    modules = api_map(app)
+    domain = env.domains["py"]
+    for candidate in filter(None, candidates):
+        located = modules.locate(candidate)
+        if located is None:
+            continue
+        if located.home:
+            resolved = domain.resolve_xref(
+                env, node["refdoc"], app.builder, node["reftype"], located.home, node, contnode
+            )
+            if resolved is not None:
+                return resolved
+        return contnode
+    first, _, rest = target.partition(".")
+    homes = modules.by_short_name.get(first, set())
+    if len(homes) == 1:  # a name imported for type checking only, or not imported at all
+        home = ".".join(filter(None, [next(iter(homes)), rest]))
+        return domain.resolve_xref(
+            env, node["refdoc"], app.builder, node["reftype"], home, node, contnode
+        )
+    return None
+
+
+class NamespaceReferences(SphinxPostTransform):
+    """Before Sphinx resolves references: a Python reference that names no documented object
+    as written is looked up as Python would, in its module's (and class's) namespace, and
+    pointed at the home of what is there. So ``Status`` in a signature of a module that
+    imports ``contract.Status`` links there, though ``play.thinking.Status`` exists too (Sphinx
+    alone would find both and warn)."""
+
+    default_priority = 5  # Sphinx's ReferencesResolver runs at 10
+
+    def run(self, **kwargs: Any) -> None:
+        modules = api_map(self.app)
+        objects = self.env.domains["py"].objects
+        for node in self.document.findall(pending_xref):
+            if node.get("refdomain") != "py" or node.get("reftype") == "mod":
+                continue
+            target = node["reftarget"].lstrip(".~").removesuffix("()")
+            module_name, class_name = node.get("py:module"), node.get("py:class")
+            scopes = [f"{module_name}.{class_name}" if module_name and class_name else None]
+            scopes.append(module_name)
+            if not IDENTIFIER_PATH.match(target) or target in objects:
+                continue
+            if any(scope and f"{scope}.{target}" in objects for scope in scopes):
+                continue
+            for scope in filter(None, scopes):
+                located = modules.locate(f"{scope}.{target}")
+                if located is not None and located.home in objects:
+                    node["reftarget"] = located.home
+                    node.attributes.pop("refspecific", None)
+                    break
+
+
+def parsable_signature(
+    app: Sphinx,
+    what: str,
+    name: str,
+    obj: Any,
+    options: Any,
+    signature: str | None,
+    return_annotation: str | None,
+) -> tuple[str | None, str | None] | None:
+    """Defaults whose repr is not Python (``<factory>``, ``<built-in function
+    perf_counter>``, ``<object object at 0x...>``) made parsable: the function's name, else
+    ``...``."""
+    if not signature or "<" not in signature:
+        return None
+    signature = FUNCTION_REPR.sub(r"\g<name>", signature)
+    return OBJECT_REPR.sub("...", signature), return_annotation
+
+
+def qualify_module_roles(
+    app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]
+) -> None:
+    """A module's docstring is also read in its package's table of modules (its summary):
+    point its references at their homes so they resolve from there too."""
+    if what == "module":
+        lines[:] = api_map(app).qualify_roles("\n".join(lines), [name]).split("\n")
+
+
+def drop_foreign_docstrings(
+    app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]
+) -> None:
+    """A method without a docstring of its own shows the one it overrides; drop it when that
+    one comes from another library (``torch.nn.Module.forward``'s, whose references are
+    torch's)."""
+    if what not in {"method", "property", "attribute"} or not lines:
+        return
+    function = getattr(obj, "fget", obj)
+    if getattr(function, "__doc__", "") is not None:
+        return
+    class_path, _, attribute = name.rpartition(".")
+    module_name, _, class_name = class_path.rpartition(".")
+    cls = getattr(sys.modules.get(module_name), class_name, None)
+    for base in getattr(cls, "__mro__", ())[1:]:
+        own = vars(base).get(attribute)
+        if own is not None and getattr(getattr(own, "fget", own), "__doc__", None):
+            if not apimap.is_ours(base.__module__):
+                lines.clear()
+            return
+
+
+def hide_colons(
+    app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]
+) -> None:
+    """Before Napoleon: drop a datum's docstring that is only its type's (or, for a type
+    alias, its origin's); hide the colons of a property's or attribute's first line."""
+    if what in {"attribute", "data"} and obj is not None and not inspect.isclass(obj):
+        text = "\n".join(lines).strip()
+        for kind in (type(obj), typing.get_origin(obj)):  # tuple's for tuple[int, int]
+            kind_doc = inspect.getdoc(kind) if kind is not None else None
+            if kind_doc and text == kind_doc.strip():
+                lines.clear()
+                break
+    if what in {"property", "attribute", "data"} and lines:
+        parts = ROLE_OR_LITERAL.split(lines[0])
+        lines[0] = "".join(
+            part if k % 2 else part.replace(":", COLON_STANDIN) for k, part in enumerate(parts)
+        )
+
+
+def restore_colons(
+    app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]
+) -> None:
+    """After Napoleon: put the hidden colons back; drop "Alias for field number N"."""
+    for k, line in enumerate(lines):
+        lines[k] = line.replace(COLON_STANDIN, ":")
+    if len(lines) == 1 and FIELD_ALIAS.match(lines[0]):
+        lines.clear()
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Register the handlers (Napoleon's docstring handler runs at the default priority,
+    500, between :func:`hide_colons` and :func:`restore_colons`)."""
+    app.connect("config-inited", add_template_context)
+    app.connect("builder-inited", generate_pages, priority=400)
+    app.connect("autodoc-process-signature", parsable_signature)
+    app.connect("autodoc-process-docstring", drop_foreign_docstrings, priority=400)
+    app.connect("autodoc-process-docstring", qualify_module_roles, priority=400)
+    app.connect("autodoc-process-docstring", hide_colons, priority=400)
+    app.connect("autodoc-process-docstring", restore_colons, priority=600)
+    app.add_post_transform(NamespaceReferences)
+    app.connect("missing-reference", resolve_reference)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,290 @@
+"""The documentation site's generators (docs/_ext/sitegen.py, docs/_ext/apimap.py): the pages
+made from the README, the game registry and the packages, without running Sphinx (the CI runs
+the real build, ``sphinx-build -W``, after the tests: see .ci/run)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+
+import pytest
+
+import connectn_env
+from connectn_env.envs.modules import make_env_module
+from connectn_env.games import REGISTRY, HexGame, build_registry
+
+ROOT = Path(__file__).parents[1]
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+
+import apimap  # noqa: E402
+import sitegen  # noqa: E402
+
+TABLE_DELIMITER = re.compile(r"^\|(\s*:?-+:?\s*\|)+$")
+
+
+# --- the user guide, from the README -------------------------------------------------------
+
+
+def test_split_readme_on_level_two_headings_outside_code() -> None:
+    markdown = (
+        "# Title\n\nIntro text.\n\n## First part\n\nText.\n\n```bash\n## not a heading\n```\n\n"
+        "### A subsection\n\nMore.\n\n~~~python\n# comment\n~~~\n\n## Second: `x` part\n\nEnd.\n"
+    )
+    title, intro, sections = sitegen.split_readme(markdown)
+    assert title == "Title"
+    assert intro == "Intro text.\n"
+    assert [(s.title, s.slug) for s in sections] == [
+        ("First part", "first-part"),
+        ("Second: `x` part", "second-x-part"),
+    ]
+    assert sections[0].body == (
+        "Text.\n\n```bash\n## not a heading\n```\n\n## A subsection\n\nMore.\n\n"
+        "~~~python\n# comment\n~~~\n"
+    )
+    assert sections[1].body == "End.\n"
+
+
+def test_split_readme_keeps_pages_apart_and_refuses_a_readme_without_title() -> None:
+    _, _, sections = sitegen.split_readme("# T\n\n## Notes\n\na\n\n## Notes\n\nb\n")
+    assert [s.slug for s in sections] == ["notes", "notes-2"]
+    with pytest.raises(ValueError, match="must start with a '# title' line"):
+        sitegen.split_readme("No title\n\n## Section\n")
+
+
+def test_the_guide_holds_every_line_of_the_readme_once_in_order() -> None:
+    """Nothing of the README is lost or duplicated: its lines, headings aside, are the pages'
+    lines (intro, then the sections in README order)."""
+    readme = ROOT / "README.md"
+    pages = sitegen.readme_pages(readme, ROOT / "docs" / "guide")
+    _, _, sections = sitegen.split_readme(readme.read_text(encoding="utf-8"))
+    level_two, in_code = [], False
+    for line in readme.read_text(encoding="utf-8").splitlines():
+        in_code ^= line.lstrip().startswith("```")  # the README fences with ``` only
+        if not in_code and line.startswith("## "):
+            level_two.append(line)
+    assert [f"## {s.title}" for s in sections] == level_two
+    index = pages["index.md"]
+    assert all(f"\n{s.slug}\n" in index for s in sections)
+
+    def words(text: str) -> list[str]:  # link targets are rewritten: compare without them
+        text = re.sub(r"<!--.*?-->", "", re.sub(r"\]\([^)\s]*\)", "", text))
+        return re.findall(r"[^\s#\[\]]+", text)
+
+    generated = [pages["intro.inc"]] + [pages[f"{s.slug}.md"] for s in sections]
+    original = readme.read_text(encoding="utf-8").split("\n", 1)[1]
+    assert words("\n".join(generated)) == words(original)
+
+
+def test_links_into_the_repository_are_made_relative_to_the_page(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "notebooks").mkdir(parents=True)
+    (repo / "notebooks" / "a.ipynb").write_text("{}", encoding="utf-8")
+    page_dir = repo / "docs" / "guide"
+    markdown = (
+        "See [a](notebooks/a.ipynb#top), [the folder](notebooks/), [web](https://x.org/a),\n"
+        "[anchor](#set-up) and ![img](pic.png), `x[0](notebooks/a.ipynb)`.\n\n"
+        "```text\n[a](notebooks/a.ipynb)\n```\n"
+    )
+    assert sitegen.rewrite_links(markdown, repo, page_dir) == (
+        "See [a](../../notebooks/a.ipynb#top), the folder, [web](https://x.org/a),\n"
+        "[anchor](#set-up) and ![img](pic.png), `x[0](notebooks/a.ipynb)`.\n\n"
+        "```text\n[a](notebooks/a.ipynb)\n```\n"
+    )
+
+
+def test_write_pages_rewrites_only_changes_and_removes_stale_pages(tmp_path: Path) -> None:
+    assert sitegen.write_pages(tmp_path, {"a.md": "A", "b.inc": "B"}) == ["a.md", "b.inc"]
+    (tmp_path / "old.md").write_text("gone", encoding="utf-8")
+    (tmp_path / "keep.txt").write_text("not a page", encoding="utf-8")
+    assert sitegen.write_pages(tmp_path, {"a.md": "A", "b.inc": "B2"}) == ["b.inc"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "b.inc", "keep.txt"]
+    assert (tmp_path / "b.inc").read_text(encoding="utf-8") == "B2"
+
+
+# --- the environment pages, from the game registry -----------------------------------------
+
+
+def test_every_env_module_gets_a_page_made_from_its_docstring() -> None:
+    pages = sitegen.env_pages(connectn_env.ENV_MODULES, REGISTRY)
+    assert set(pages) == {"index.md", *(f"{name}.md" for name in connectn_env.ENV_MODULES)}
+    for name, module in connectn_env.ENV_MODULES.items():
+        page = pages[f"{name}.md"]
+        assert page.splitlines()[2] == f"# {name}"
+        assert module.__doc__.strip() in page
+        assert f".. autofunction:: connectn_env.{name}.env\n" in page
+        assert f".. autofunction:: connectn_env.{name}.raw_env\n" in page
+    for entry in REGISTRY.values():
+        row = f"| `{entry.name}` | {entry.summary} | [`connectn_env.{entry.env_module}`]"
+        assert row in pages["index.md"]
+        assert f"`{entry.pettingzoo_id}` | `{entry.gym_id}` |" in pages[f"{entry.env_module}.md"]
+
+
+def test_env_docstrings_hold_a_markdown_spec_table() -> None:
+    """PettingZoo's layout: a table whose second line is the delimiter row (without it
+    Markdown shows the rows as one paragraph)."""
+    for module in connectn_env.ENV_MODULES.values():
+        rows = [line for line in module.__doc__.splitlines() if line.startswith("|")]
+        assert len(rows) >= 3 and rows[0].startswith("| Import")
+        assert TABLE_DELIMITER.match(rows[1]), rows[1]
+        assert all(not TABLE_DELIMITER.match(row) for row in rows[2:])
+
+
+def test_a_newly_registered_family_gets_its_page_with_no_docs_edit() -> None:
+    class CornerHexGame(HexGame):
+        """Hex renamed, standing in for a new plugin."""
+
+        name = "corner_hex"
+        gym_name = "CornerHex"
+        summary = "a game the docs have never heard of"
+
+    plugin = SimpleNamespace(GAME=CornerHexGame, PRESETS=())
+    registry = build_registry([*connectn_env.games.PLUGINS, plugin])
+    modules = {**connectn_env.ENV_MODULES, "corner_hex_v0": make_env_module(CornerHexGame)}
+    pages = sitegen.env_pages(modules, registry)
+    assert "corner_hex_v0.md" in pages
+    assert "A game the docs have never heard of." in pages["corner_hex_v0.md"]
+    assert "`connectn_env/corner_hex-v0`" in pages["index.md"]
+    assert "\ncorner_hex_v0\n" in pages["index.md"]  # in the table of contents
+
+
+def test_rst_roles_of_docstrings_become_myst_roles() -> None:
+    doc = "Uses :class:`~connectn_env.GameState` and :py:func:`f`."
+    module = ModuleType("connectn_env.fake_v0", doc)
+    entry = SimpleNamespace(
+        name="fake", summary="s", env_module="fake_v0", pettingzoo_id="p", gym_id="g"
+    )
+    page = sitegen.env_pages({"fake_v0": module}, {"fake": entry})["fake_v0.md"]
+    assert "Uses {class}`~connectn_env.GameState` and {py:func}`f`." in page
+
+
+# --- the API reference: every module, each object documented once -------------------------
+
+
+@pytest.fixture(scope="module")
+def api() -> apimap.ApiMap:
+    return apimap.ApiMap()
+
+
+def test_every_public_module_on_disk_is_documented(api: apimap.ApiMap) -> None:
+    on_disk = set()
+    for package in apimap.PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            parts = parts[:-1] if parts[-1] == "__init__" else parts
+            name = ".".join(parts)
+            if apimap.is_public_module(name):
+                on_disk.add(name)
+    assert set(api.modules) == on_disk
+
+
+def test_objects_are_documented_at_their_home(api: apimap.ApiMap) -> None:
+    games = api.modules["connectn_env.games"]
+    top = api.modules["connectn_env"]
+    assert api.home(games, "BoardGame") == "connectn_env.games.game.BoardGame"
+    assert api.home(top, "BoardGame") == "connectn_env.games.game.BoardGame"
+    assert api.home(top, "REGISTRY") == "connectn_env.games.REGISTRY"  # data defined there
+    assert api.home(api.modules["agents"], "MCTSAgent") == "agents.mcts.MCTSAgent"
+    moved = dict(api.reexports("connectn_env.games"))
+    assert moved["BoardGame"] == "connectn_env.games.game.BoardGame"
+    assert "REGISTRY" not in moved and "PLUGINS" not in moved
+    data = dict(api.data("connectn_env.games"))
+    assert data["GOMOKU_RULES"] is True  # a short tuple of strings: value shown
+    assert data["REGISTRY"] is False and data["PLUGINS"] is False
+    for module_name in api.modules:  # a name is never both documented here and moved
+        moved_names = {name for name, _ in api.reexports(module_name)}
+        assert not moved_names & {name for name, _ in api.data(module_name)}
+
+
+def test_locate_tells_ours_external_and_missing_apart(api: apimap.ApiMap) -> None:
+    assert api.locate("connectn_env.games.BoardGame.new_initial_state") == apimap.Located(
+        "connectn_env.games.game.BoardGame.new_initial_state", True
+    )
+    assert api.locate("connectn_env.games.state.np.ndarray") == apimap.Located(None, False)
+    assert api.locate("collections.abc.Callable") == apimap.Located(None, False)
+    assert api.locate("connectn_env.games") == apimap.Located("connectn_env.games", True)
+    assert api.locate("connectn_env.games.NoSuchName") is None
+    assert api.locate("NoSuchModule.x") is None
+
+
+def test_roles_are_pointed_at_their_homes_from_a_context(api: apimap.ApiMap) -> None:
+    """How a module's summary (read in its package's table) or a game class's docstring (on
+    its environment page) keeps its references: the shown text stays as written."""
+    theme = ["connectn_env.render.theme"]
+    text = (
+        ":data:`TEXT`, :class:`~Palette`, :func:`mix`, :class:`the palette <Palette>`, "
+        ":class:`!Palette`, :class:`NoSuch`, :class:`numpy.ndarray`"
+    )
+    assert api.qualify_roles(text, theme) == (
+        ":data:`TEXT <connectn_env.render.theme.TEXT>`, "
+        ":class:`~connectn_env.render.theme.Palette`, "
+        ":func:`mix() <connectn_env.render.theme.mix>`, "
+        ":class:`the palette <connectn_env.render.theme.Palette>`, "
+        ":class:`!Palette`, :class:`NoSuch`, :class:`numpy.ndarray`"
+    )
+    hex_game = ["connectn_env.games.hex.HexGame", "connectn_env.games.hex"]
+    assert api.qualify_roles(":meth:`~new_initial_state`", hex_game) == (
+        ":meth:`~connectn_env.games.game.BoardGame.new_initial_state`"  # inherited: the base's
+    )
+
+
+def test_instance_attributes_of_an_attributes_section_point_to_their_class(
+    api: apimap.ApiMap,
+) -> None:
+    class Timer:
+        """A timer.
+
+        Attributes:
+            seconds: Time so far.
+            laps (list[float]): Lap times,
+                newest last.
+        """
+
+    assert apimap.ivar_names(Timer) == {"seconds", "laps"}
+    assert apimap.ivar_names(HexGame) >= {"rows", "cols", "kernels"}  # BoardGame's section
+    assert api.locate("connectn_env.games.hex.HexGame.rows") == apimap.Located(
+        "connectn_env.games.hex.HexGame", True
+    )
+
+
+def test_data_is_documented_where_the_source_assigns_it(api: apimap.ApiMap) -> None:
+    """``BACKGROUND`` is assigned in ``render.theme`` and imported by a style module without
+    ``__all__``: the style module neither documents nor owns it."""
+    theme = api.modules["connectn_env.render.theme"]
+    rack = api.modules["connectn_env.render.styles.rack"]
+    assert "BACKGROUND" in apimap.assigned_names(theme)
+    assert "BACKGROUND" not in apimap.documented_names(rack)
+    assert api.home(theme, "BACKGROUND") == "connectn_env.render.theme.BACKGROUND"
+
+
+def test_documented_names_follow_autodoc_rules(tmp_path: Path) -> None:
+    """Without ``__all__``: classes and functions defined in the module, and the data its
+    source assigns (not data it imports); with ``__all__``: that list, modules left out."""
+    source = tmp_path / "handmade.py"
+    source.write_text(
+        "import os\nfrom math import pi\nfrom pathlib import Path\nLIMIT = 3\n_hidden = 1\n"
+        "if True:\n    E: float = 2.7\ndef f():\n    local = 1\nclass C:\n    inner = 2\n",
+        encoding="utf-8",
+    )
+    spec = importlib.util.spec_from_file_location("handmade", source)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert apimap.assigned_names(module) == {"LIMIT", "_hidden", "E"}
+    assert sorted(apimap.documented_names(module)) == ["C", "E", "LIMIT", "f"]
+    module.__all__ = ["Path", "os", "pi", "LIMIT"]
+    assert apimap.documented_names(module) == ["Path", "pi", "LIMIT"]
+
+
+# --- the build command: in the README and in CI --------------------------------------------
+
+
+def test_ci_builds_the_docs_with_the_readme_command() -> None:
+    """The README's docs command (the first line of the bash block of "Documentation site")
+    is a line of .ci/run, so the two cannot drift; it treats warnings as errors."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Documentation site") :]
+    command = re.search(r"```bash\n(.*?)\n", section)[1]
+    assert "sphinx-build -W --keep-going -b html docs docs/_build/html" in command
+    assert command in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
