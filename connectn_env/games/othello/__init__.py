@@ -43,7 +43,7 @@ class OthelloGame(BoardGame):
     neither player can place a disc (at the latest when the board is full), so two passes in
     a row never happen; more discs wins, equal counts draw.
 
-    The rules are unchanged by the eight symmetries of the square (:meth:`symmetries`; the
+    The rules are unchanged by the eight symmetries of the square (``symmetries()``; the
     pass maps to itself); four of them exchange the colours of the centre discs, so their
     images of a game are games from another start.
 
