@@ -8,8 +8,9 @@ Layout (struct of arrays, one column per node, node 0 is the root):
   first child and child count (children are contiguous), player to move at the node
   (``NO_PLAYER`` until the node is expanded), solver status, visits, AMAF visits.
 - ``floats`` (float64, ``(NUM_FLOAT_FIELDS, max_nodes)``): value sum, prior, AMAF value sum,
-  and two fields :func:`backup` keeps so that selection needs no division, square root or
-  logarithm per child: the mean value (0 while unvisited) and ``1 / sqrt(visits)``.
+  two fields :func:`backup` keeps so that selection needs no division, square root or
+  logarithm per child: the mean value (0 while unvisited) and ``1 / sqrt(visits)``, and the
+  sum of squared values (kept by :func:`backup_tuned` only, for UCB1-tuned).
   Values are from the point of view of the node's *mover* (the player to move at its
   parent; for the root, the opponent of the player to move), in [-1, 1].
 - ``meta`` (int64, ``(NUM_META,)``): nodes in use, whether the node limit was hit, the
@@ -44,7 +45,8 @@ F_PRIOR = 1
 F_AMAF = 2
 F_MEAN = 3
 F_INV_SQRT = 4
-NUM_FLOAT_FIELDS = 5
+F_SQUARES = 5
+NUM_FLOAT_FIELDS = 6
 # meta entries
 M_NODES = 0
 M_FULL = 1
@@ -126,7 +128,7 @@ def expand(ints, floats, meta, node, player, actions, priors, count):
 
 
 @njit(cache=True)
-def select_child(ints, floats, node, mode, exploration, rave_equivalence):
+def select_child(ints, floats, node, mode, exploration, rave_equivalence, tuned=False):
     """The child to descend into: a proven win at once, never a proven loss if avoidable.
 
     ``MODE_UCT``: ``Q + c sqrt(ln N / n)``, unvisited children first.
@@ -134,13 +136,18 @@ def select_child(ints, floats, node, mode, exploration, rave_equivalence):
     ``b = sqrt(k / (3 N + k))`` (Gelly and Silver's MC-RAVE schedule; ``k`` is
     ``rave_equivalence``); an unvisited child with AMAF data is scored by ``Q_amaf`` alone.
     ``MODE_PUCT``: ``Q + c P sqrt(N) / (1 + n)`` with ``Q = 0`` for unvisited children.
+
+    ``tuned`` (UCT and RAVE; needs :func:`backup_tuned`): UCB1-tuned (Auer et al. 2002)
+    scales the exploration term by ``sqrt(min(1, V))`` with ``V = var + 4 sqrt(2 ln N / n)``,
+    ``var`` the child's value variance: the formula of the paper for values in [-1, 1]
+    (whose largest variance is 1), equal to UCT's while a child has few visits.
     """
     first = ints[I_FIRST, node]
     last = first + ints[I_COUNT, node]
     parent_visits = max(ints[I_VISITS, node], 1)
     best = -1
     best_score = -math.inf
-    if mode == MODE_UCT:  # the hot loop: no division, square root or logarithm per child
+    if mode == MODE_UCT and not tuned:  # the hot loop: no division, sqrt or log per child
         weight = exploration * math.sqrt(math.log(parent_visits))
         for child in range(first, last):
             status = ints[I_SOLVED, child]
@@ -158,8 +165,10 @@ def select_child(ints, floats, node, mode, exploration, rave_equivalence):
                 best = child
         return first if best == -1 else best
     sqrt_n = math.sqrt(parent_visits)
-    weight = exploration * math.sqrt(math.log(parent_visits))
+    log_n = math.log(parent_visits)
+    weight = exploration * math.sqrt(log_n)
     beta = math.sqrt(rave_equivalence / (3.0 * parent_visits + rave_equivalence))
+    tuned_bonus = 4.0 * math.sqrt(2.0 * log_n)  # times 1 / sqrt(n): 4 sqrt(2 ln N / n)
     for child in range(first, last):
         status = ints[I_SOLVED, child]
         if status == WIN:
@@ -170,16 +179,25 @@ def select_child(ints, floats, node, mode, exploration, rave_equivalence):
         q = floats[F_MEAN, child]
         if mode == MODE_PUCT:
             score = q + exploration * floats[F_PRIOR, child] * sqrt_n / (1.0 + n)
-        elif ints[I_AMAF_N, child] > 0:
-            q_amaf = floats[F_AMAF, child] / ints[I_AMAF_N, child]
-            if n == 0:
-                score = q_amaf + weight
-            else:
-                score = (1.0 - beta) * q + beta * q_amaf + weight * floats[F_INV_SQRT, child]
-        elif n == 0:
-            return child
+            if score > best_score:
+                best_score = score
+                best = child
+            continue
+        if n == 0:
+            if mode != MODE_RAVE or ints[I_AMAF_N, child] == 0:
+                return child
+            score = floats[F_AMAF, child] / ints[I_AMAF_N, child] + weight
         else:
-            score = q + weight * floats[F_INV_SQRT, child]
+            inv_sqrt = floats[F_INV_SQRT, child]
+            explore = weight * inv_sqrt
+            if tuned:
+                variance = floats[F_SQUARES, child] / n - q * q
+                explore *= math.sqrt(min(1.0, variance + tuned_bonus * inv_sqrt))
+            if mode == MODE_RAVE and ints[I_AMAF_N, child] > 0:
+                q_amaf = floats[F_AMAF, child] / ints[I_AMAF_N, child]
+                score = (1.0 - beta) * q + beta * q_amaf + explore
+            else:
+                score = q + explore
         if score > best_score:
             best_score = score
             best = child
@@ -207,6 +225,16 @@ def backup(ints, floats, node, r0):
         floats[F_MEAN, node] = value / n
         floats[F_INV_SQRT, node] = 1.0 / math.sqrt(n)
         node = parent
+
+
+@njit(cache=True)
+def backup_tuned(ints, floats, node, r0):
+    """:func:`backup` that also keeps the sum of squared values (for UCB1-tuned)."""
+    backup(ints, floats, node, r0)
+    square = r0 * r0
+    while node >= 0:
+        floats[F_SQUARES, node] += square
+        node = ints[I_PARENT, node]
 
 
 @njit(cache=True)

@@ -3,7 +3,8 @@
 Grammar::
 
     random[:seed=S]
-    mcts[:key=value,...]       keys: simulations, time, c, rave, rave_k, reuse, max_nodes, seed
+    mcts[:key=value,...]       keys: simulations, time, c, selection, rave, rave_k, pool_rave,
+                               decisive, lgr, local, preset, reuse, max_nodes, seed
     puct[:key=value,...]       keys: simulations, c, temperature, noise, alpha, max_nodes, seed
     human                      a person (``connectn play`` only)
     module:callable[:key=value,...]   a user factory, e.g. ``mypkg.bots:make_bot:depth=3``
@@ -40,8 +41,14 @@ _KEYS: dict[str, dict[str, _Key]] = {
         "simulations": ("simulations", int, 1, False),
         "time": ("time_limit", float, 0.0, True),
         "c": ("exploration", float, 0.0, False),
+        "selection": ("selection", str, None, False),
         "rave": ("rave", bool, None, False),
         "rave_k": ("rave_equivalence", float, 0.0, True),
+        "pool_rave": ("pool_rave", int, 0, False),
+        "decisive": ("decisive", bool, None, False),
+        "lgr": ("lgr", bool, None, False),
+        "local": ("local", bool, None, False),
+        "preset": ("preset", str, None, False),
         "reuse": ("reuse_tree", bool, None, False),
         "max_nodes": ("max_nodes", int, 2, False),
         "seed": ("seed", int, 0, False),
@@ -56,6 +63,11 @@ _KEYS: dict[str, dict[str, _Key]] = {
         "seed": ("seed", int, 0, False),
     },
     "human": {},
+}
+# the allowed values of the string keys
+_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("mcts", "selection"): ("ucb1", "ucb1-tuned"),
+    ("mcts", "preset"): ("default", "uct"),
 }
 BUILTIN_KINDS = tuple(_KEYS)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -191,6 +203,13 @@ def _typed(text: str, kind: str, key: str, raw: str) -> Value:
     """``raw`` converted to the key's type and checked against its bound."""
     _, kind_type, low, strict = _KEYS[kind][key]
     value = _literal(raw)
+    if kind_type is str:
+        choices = _CHOICES[(kind, key)]
+        if raw not in choices:
+            raise ValueError(
+                f"agent spec {text!r}: {key} must be one of {', '.join(choices)}, got {raw!r}"
+            )
+        return raw
     if kind_type is bool:
         ok = isinstance(value, bool)
     elif kind_type is int:

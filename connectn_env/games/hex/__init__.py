@@ -9,6 +9,7 @@ import numpy as np
 from connectn_env.games.contract import Status
 from connectn_env.games.game import MAX_SIDE, STONE_CHARS, BoardGame, Symmetry
 from connectn_env.games.hex import kernels
+from connectn_env.games.hex.tactics import TACTICS
 from connectn_env.games.lib.header import HEADER
 from connectn_env.games.parameters import Parameter
 from connectn_env.games.representation import Representation
@@ -38,6 +39,7 @@ class HexGame(BoardGame):
     summary = "connect your two sides of a rhombus of hexagons"
     render_style = "hex"
     action_help = "cell ``r * cols + c``; with swap, ``rows * cols`` is the swap"
+    search_defaults = {"rave": True}
     PARAMETERS = (
         Parameter("size", int, 11, "side of a square board", low=1, high=MAX_SIDE, test_high=9),
         Parameter(
@@ -59,6 +61,7 @@ class HexGame(BoardGame):
     def _build(self, parameters: dict[str, Any]) -> tuple[Representation, int, int, int]:
         rows, cols = parameters["rows"], parameters["cols"]
         self.swap = parameters["swap"]
+        self.tactics = TACTICS
         params = kernels.make_params(rows, cols, swap=self.swap)
         representation = Representation(
             kernels.KERNELS,
