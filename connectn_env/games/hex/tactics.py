@@ -24,7 +24,6 @@ from connectn_env.games.hex.kernels import (
     P_UNION,
     RIGHT,
     TOP,
-    _find,
     apply,
     full_board_outcome,
     legal_actions,
@@ -121,6 +120,14 @@ def finish(kernels, params, state, tws):
     return state[H_OUTCOME]
 
 
+@njit(cache=True)
+def _root(state, union, node):
+    """The root of ``node``'s set (read only: no path compression)."""
+    while state[union + node] != node:
+        node = state[union + node]
+    return node
+
+
 @compiled_kernel
 def random_move(kernels, params, state, tws, rng):
     """A random free move."""
@@ -136,8 +143,8 @@ def winning_cell(params, state, player, actions, count):
     width = cols + 1
     union = params[P_UNION]
     edges = padded_size_of(rows, cols)
-    first = _find(state, union, edges + (TOP if player == 0 else LEFT))
-    second = _find(state, union, edges + (BOTTOM if player == 0 else RIGHT))
+    first = _root(state, union, edges + (TOP if player == 0 else LEFT))
+    second = _root(state, union, edges + (BOTTOM if player == 0 else RIGHT))
     stone = player + 1
     for i in range(count):
         action = actions[i]
@@ -151,7 +158,7 @@ def winning_cell(params, state, player, actions, count):
         pad = (row + 1) * width + col + 1
         for step in neighbour_steps(width):
             if state[HEADER + pad + step] == stone:
-                root = _find(state, union, pad + step)
+                root = _root(state, union, pad + step)
                 touches_first |= root == first
                 touches_second |= root == second
         if touches_first and touches_second:

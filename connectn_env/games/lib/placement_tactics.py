@@ -198,7 +198,7 @@ def start(kernels, params, state, tws, flags, rng, moves, players, count):
         for i in range(free_count):
             action = free[i]
             pad = HEADER + _pad(cols, action)
-            touches = 0  # bit p: a stone of player p is next to the cell
+            touches = 3 if params[P_N] == 1 else 0  # bit p: a stone of p is next to the cell
             for step in (1, width, width + 1, width - 1):
                 for other in (pad + step, pad - step):
                     if state[other] == 1 or state[other] == 2:
