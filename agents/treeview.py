@@ -109,7 +109,7 @@ def tree_text(
         for child in node.children[:width]:
             share = child.visits / node.visits if node.visits else 0.0
             text = (
-                f"{'  ' * level}{name(child.action):>5}  {child.visits:>9,} visits "
+                f"{'  ' * level}{name(child.action):<5} {child.visits:>9,} visits "
                 f"{share:6.1%}  value {child.value:+.3f}"
             )
             if child.proven:
@@ -119,7 +119,7 @@ def tree_text(
                 walk(child, level + 1)
         hidden = node.child_count - min(width, len(node.children))
         if hidden > 0:
-            lines.append(f"{'  ' * level}  ... {hidden} more")
+            lines.append(f"{'  ' * level}... {hidden} more")
 
     walk(root, 1)
     return "\n".join(lines)
