@@ -110,7 +110,10 @@ def test_factory_returning_no_agent_is_a_type_error() -> None:
     ("text", "message"),
     [
         ("bogus", r"unknown agent spec 'bogus'.*random.*mcts.*simulations, time, c.*puct.*human"),
-        ("mcts:foo=1", r"unknown key 'foo' for mcts; valid keys: simulations, time, c, selection, rave"),
+        (
+            "mcts:foo=1",
+            r"unknown key 'foo' for mcts; valid keys: simulations, time, c, selection, rave",
+        ),
         ("puct:time=1", r"unknown key 'time' for puct; valid keys: simulations, c, temperature"),
         ("random:simulations=3", r"unknown key 'simulations' for random; valid keys: seed"),
         ("human:level=3", r"unknown key 'level' for human; valid keys: none"),

@@ -12,7 +12,7 @@ from connectn_env.play.thinking import think
 from connectn_env.render.ansi import STONE_CHARS, render_ansi
 
 NAMES = (STONE_CHARS[1], STONE_CHARS[2])
-COMMANDS = ("undo", "new", "hint", "switch", "help", "quit")
+COMMANDS = ("undo", "new", "hint", "analyse", "switch", "help", "quit")
 PROGRESS_EVERY = 0.25  # seconds between progress lines on a terminal
 QUIT, CHANGED, SAME = "quit", "changed", "same"
 
@@ -121,6 +121,8 @@ class TerminalGame:
             return CHANGED
         if word == "hint":
             return self._hint()
+        if word in ("analyse", "analyze"):
+            return self._analyse()
         if session.over:
             self._say(f"The game is over: type new, undo or quit (not {line!r}).")
             return SAME
@@ -141,6 +143,17 @@ class TerminalGame:
             self._say("The game is over: no hint.")
         else:
             self._agent_moves(HINT)
+        return SAME
+
+    def _analyse(self) -> str:
+        """Print the tree of the latest search (the AI's move or a hint)."""
+        analysis = self.session.analysis
+        tree_text = getattr(getattr(analysis, "result", None), "tree_text", None)
+        if tree_text is None:
+            self._say("No search to analyse yet: it appears after the AI's first search.")
+            return SAME
+        who = "the AI's move" if analysis.kind == MOVE else "your hint"
+        self._say(f"Search tree of {who} at move {len(analysis.moves) + 1}:\n{tree_text()}")
         return SAME
 
     # --- the agent -----------------------------------------------------------------------
@@ -208,7 +221,8 @@ class TerminalGame:
         return f"{self.title}: {sides}\n{self._help()}"
 
     def _help(self) -> str:
-        commands = [c for c in COMMANDS if c != "hint" or self.session.agent is not None]
+        needs_agent = ("hint", "analyse")
+        commands = [c for c in COMMANDS if c not in needs_agent or self.session.agent is not None]
         return f"Enter {move_format(self.session.game)}; commands: {', '.join(commands)}."
 
     def _say(self, text: str) -> None:

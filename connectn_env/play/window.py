@@ -296,7 +296,7 @@ class PlayWindow:
         swap = swap_action(self.session.game)
         if swap is not None and result.pi[swap] > 0:
             text += f" (swap {result.pi[swap]:.0%})"
-        return text
+        return text + _search_label(self.session.game, result)
 
     def _draw_heat(self, board: pygame.Surface, pi: np.ndarray) -> None:
         """The visit share of each move in orange (stronger for more visits): a column strip
@@ -393,6 +393,21 @@ def run_window(session: GameSession, *, title: str = "connectn play", fps: float
         return explain_no_window(problem)
     window.run(fps=fps)
     return 0
+
+
+def _search_label(game: Any, result: Any) -> str:
+    """``"; line 4 4 3; proven 5 win"``: the start of the principal variation and the moves
+    the solver proved (from ``SearchResult``; "" for what a result does not have)."""
+    text = ""
+    line = getattr(result, "principal_variation", ())[:3]
+    if line:
+        text += "; line " + " ".join(game.action_name(a) for a in line)
+    proven = getattr(result, "proven_moves", None) or {}
+    moves = sorted(proven.items(), key=lambda item: ("win", "draw", "loss").index(item[1]))
+    if moves:
+        text += "; proven " + ", ".join(f"{game.action_name(a)} {s}" for a, s in moves[:2])
+        text += " ..." if len(moves) > 2 else ""
+    return text
 
 
 __all__ = ["HINT_COLOUR", "PlayWindow", "run_window"]
