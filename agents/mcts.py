@@ -116,7 +116,7 @@ class MCTSAgent(SearchAgent):
         max_nodes: Tree size bound (2 to what half the machine's memory holds); when it is
             reached the least visited nodes lose their children and the search goes on (see
             :class:`~agents.search.SearchAgent`). Two buffers of this size are allocated (about
-            80 bytes per node each, touched only when used).
+            84 bytes per node each, touched only when used).
         seed: None, an int or a ``np.random.Generator``.
         backend: ``"auto"`` (compiled for this suite's envs), ``"native"`` or ``"generic"``
             (force the env-copying path, for any env).

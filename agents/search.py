@@ -28,7 +28,7 @@ from connectn_env.games.validation import require_bool, require_int, require_num
 
 DEFAULT_SIMULATIONS = 1000
 DEFAULT_MAX_NODES = 1_000_000
-BYTES_PER_NODE = 80  # int32 and float64 fields of agents.tree, per buffer
+BYTES_PER_NODE = 84  # int32 and float64 fields of agents.tree, per buffer
 _CHUNK_SECONDS = 0.01
 _PROVEN = {t.WIN: "loss", t.LOSS: "win", t.DRAW: "draw"}  # root mover's status -> to-move
 _STATUS = {t.WIN: "win", t.LOSS: "loss", t.DRAW: "draw"}  # a root child's, for the player to move

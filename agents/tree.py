@@ -6,7 +6,8 @@ Layout (struct of arrays, one column per node, node 0 is the root):
 
 - ``ints`` (int32, ``(NUM_INT_FIELDS, max_nodes)``): parent, action leading to the node,
   first child and child count (children are contiguous), player to move at the node
-  (``NO_PLAYER`` until the node is expanded), solver status, visits, AMAF visits.
+  (``NO_PLAYER`` until the node is expanded), solver status, visits, AMAF visits, and for a
+  solved node the plies to the end of its proven line (the fastest win, the slowest loss).
 - ``floats`` (float64, ``(NUM_FLOAT_FIELDS, max_nodes)``): value sum, prior, AMAF value sum,
   two fields :func:`backup` keeps so that selection needs no division, square root or
   logarithm per child: the mean value (0 while unvisited) and ``1 / sqrt(visits)``, and the
@@ -38,7 +39,8 @@ I_PLAYER = 4
 I_SOLVED = 5
 I_VISITS = 6
 I_AMAF_N = 7
-NUM_INT_FIELDS = 8
+I_PROOF = 8
+NUM_INT_FIELDS = 9
 # floats rows
 F_VALUE = 0
 F_PRIOR = 1
@@ -249,38 +251,56 @@ def solved_r0(ints, node):
 
 @njit(cache=True)
 def _status_of_children(ints, node):
-    """Solver status of ``node`` for the player to move there, from its children."""
+    """``(status, plies)`` of ``node`` for the player to move there, from its children: the
+    solver status and the plies to the end of the proven line (the fastest win among the
+    children proven so far, else the slowest loss; a draw: its shortest line)."""
     first = ints[I_FIRST, node]
     count = ints[I_COUNT, node]
     if count == 0:
-        return UNSOLVED
-    any_draw = False
+        return UNSOLVED, 0
+    win = -1
+    draw = -1
+    loss = -1
     any_open = False
     for child in range(first, first + count):
         status = ints[I_SOLVED, child]
+        plies = ints[I_PROOF, child]
         if status == WIN:
-            return WIN
-        any_open |= status == UNSOLVED
-        any_draw |= status == DRAW
+            if win < 0 or plies < win:
+                win = plies
+        elif status == UNSOLVED:
+            any_open = True
+        elif status == DRAW:
+            if draw < 0 or plies < draw:
+                draw = plies
+        elif plies > loss:
+            loss = plies
+    if win >= 0:
+        return WIN, win + 1
     if any_open:
-        return UNSOLVED
-    return DRAW if any_draw else LOSS
+        return UNSOLVED, 0
+    if draw >= 0:
+        return DRAW, draw + 1
+    return LOSS, loss + 1
 
 
 @njit(cache=True)
 def mark_terminal(ints, node, r0):
-    """Record a terminal ``node`` with result ``r0`` and propagate proofs to its ancestors."""
+    """Record a terminal ``node`` with result ``r0`` and propagate proofs (and the length of
+    the proven lines) to its ancestors."""
     mover = mover_of(ints, node)
     value = r0 if mover == 0 else -r0
     ints[I_SOLVED, node] = WIN if value > 0 else (LOSS if value < 0 else DRAW)
+    ints[I_PROOF, node] = 0
     node = ints[I_PARENT, node]
     while node >= 0:
-        status = _status_of_children(ints, node)
+        status, plies = _status_of_children(ints, node)
         if status == UNSOLVED:
             return
         if status != DRAW and mover_of(ints, node) != ints[I_PLAYER, node]:
             status = LOSS if status == WIN else WIN
         ints[I_SOLVED, node] = status
+        ints[I_PROOF, node] = plies
         node = ints[I_PARENT, node]
 
 
@@ -311,20 +331,30 @@ def rave_update(ints, floats, meta, stamp, path, depth, moves, players, start, e
 
 @njit(cache=True)
 def best_root_child(ints, floats):
-    """The move to play: a proven win; else the most visited child that is not a proven loss
-    (the higher mean value breaks ties); a proven loss only if every child is one."""
+    """The move to play: the proven win with the shortest proven line; else the most visited
+    child that is not a proven loss (the higher mean value breaks ties); if every child is a
+    proven loss, the one that loses last."""
     first = ints[I_FIRST, 0]
     best = -1
     for child in range(first, first + ints[I_COUNT, 0]):
-        status = ints[I_SOLVED, child]
-        if status == WIN:
-            return child
         if best == -1:
             best = child
             continue
-        best_lost = ints[I_SOLVED, best] == LOSS
-        if (status == LOSS) != best_lost:
-            if best_lost:
+        status, best_status = ints[I_SOLVED, child], ints[I_SOLVED, best]
+        if (status == WIN) != (best_status == WIN):
+            if status == WIN:
+                best = child
+            continue
+        if status == WIN:
+            if ints[I_PROOF, child] < ints[I_PROOF, best]:
+                best = child
+            continue
+        if (status == LOSS) != (best_status == LOSS):
+            if best_status == LOSS:
+                best = child
+            continue
+        if status == LOSS and ints[I_PROOF, child] != ints[I_PROOF, best]:
+            if ints[I_PROOF, child] > ints[I_PROOF, best]:
                 best = child
             continue
         visits, best_visits = ints[I_VISITS, child], ints[I_VISITS, best]

@@ -32,6 +32,8 @@ class TreeNode:
             the player to move there).
         proven: ``"win"``, ``"loss"`` or ``"draw"`` if the solver proved the node's result
             for that same player, else None.
+        proof_plies: For a proven node, the plies to the end of its proven line (the
+            fastest win, the slowest loss), else 0.
         children: The most visited children (most visited first), possibly not all of them.
         child_count: How many children the node has in the tree.
     """
@@ -40,6 +42,7 @@ class TreeNode:
     visits: int
     value: float
     proven: str | None
+    proof_plies: int
     children: tuple[TreeNode, ...]
     child_count: int
 
@@ -66,6 +69,7 @@ def _node(ints: np.ndarray, floats: np.ndarray, node: int, depth: int, width: in
         visits=int(ints[t.I_VISITS, node]),
         value=float(floats[t.F_MEAN, node]),
         proven=STATUS_NAMES.get(int(ints[t.I_SOLVED, node])),
+        proof_plies=int(ints[t.I_PROOF, node]),
         children=children,
         child_count=int(ints[t.I_COUNT, node]),
     )
@@ -76,7 +80,9 @@ def snapshot(
 ) -> tuple[TreeNode, tuple[int, ...]]:
     """``(root snapshot, principal variation)`` of a tree (node 0 is the root)."""
     root = _node(ints, floats, 0, SNAPSHOT_DEPTH, SNAPSHOT_WIDTH)
-    root = TreeNode(-1, root.visits, root_value, root_proven, root.children, root.child_count)
+    root = TreeNode(
+        -1, root.visits, root_value, root_proven, root.proof_plies, root.children, root.child_count
+    )
     line = []
     node = 0
     while len(line) < PV_LENGTH and ints[t.I_COUNT, node] > 0:
@@ -98,7 +104,7 @@ def tree_text(
 ) -> str:
     """The principal variation, then the top ``width`` moves at each of ``depth`` levels, with
     visits (and their share of the parent's), the mean value for the player who moved and
-    proven results."""
+    proven results (with the plies to the end of the proven line)."""
     lines = [
         f"root: {root.visits:,} visits, value {root.value:+.3f} for the player to move"
         + (f", proven {root.proven}" if root.proven else ""),
@@ -112,8 +118,9 @@ def tree_text(
                 f"{'  ' * level}{name(child.action):<5} {child.visits:>9,} visits "
                 f"{share:6.1%}  value {child.value:+.3f}"
             )
-            if child.proven:
-                text += f"  [{child.proven}]"
+            if child.proven:  # the plies of the line, this move included
+                plies = child.proof_plies + 1
+                text += f"  [{child.proven} in {plies} pl{'y' if plies == 1 else 'ies'}]"
             lines.append(text)
             if level < depth:
                 walk(child, level + 1)

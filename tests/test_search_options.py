@@ -230,7 +230,7 @@ def test_tree_text_shows_the_principal_variation_and_the_top_moves():
 def test_tree_text_marks_proven_moves():
     env = play(connect_n_v0.env, [0, 1, 0, 1, 0, 2])
     text = MCTSAgent(simulations=500, seed=0).search(env).tree_text()
-    assert "[win]" in text.splitlines()[2]
+    assert text.splitlines()[2].endswith("[win in 1 ply]")
 
 
 @pytest.mark.parametrize(
