@@ -34,6 +34,7 @@ from agents.tree import (
     I_COUNT,
     I_SOLVED,
     I_VISITS,
+    LOSS,
     MODE_RAVE,
     UNSOLVED,
     backup,
@@ -41,6 +42,7 @@ from agents.tree import (
     best_root_child,
     expand,
     mark_terminal,
+    open_child,
     rave_update,
     select_child,
     shuffle_together,
@@ -57,8 +59,8 @@ _PLAYER_1_WINS = int(Outcome.PLAYER_1_WINS)
 class SearchConfig(
     namedtuple(
         "SearchConfig",
-        "mode exploration rave_k expand_visits evaluate_expanded tuned expansion",
-        defaults=(False, 0),
+        "mode exploration rave_k expand_visits evaluate_expanded tuned expansion fastest_win",
+        defaults=(False, 0, False),
     )
 ):
     """Options of the compiled loop.
@@ -77,6 +79,8 @@ class SearchConfig(
             :mod:`connectn_env.games.tactics`) that choose the moves of a new node; only read
             when ``data`` is an :class:`agents.rollout.PolicyData`, which carries the tactics.
             Default 0: every legal move.
+        fastest_win: Once the root is a proven win, go on searching its unproven moves for a
+            faster win (the budget permitting) instead of stopping. Default False.
     """
 
     __slots__ = ()
@@ -168,7 +172,8 @@ def run_simulations(
 
     Each walks from the root to a leaf, playing the tree's moves on a copy of ``root``
     through the game's kernels, and backs up the leaf's value: proven (MCTS-Solver), the
-    game's result, or ``evaluator``'s. Returns early once the root is proven, or, with
+    game's result, or ``evaluator``'s. Returns early once the root is proven (with
+    ``config.fastest_win``, once every move of a won root is proven), or, with
     ``external``, at the first leaf that needs the caller's evaluation: then the leaf's
     position is in the workspace's state copy and ``(leaf, depth, trace length)`` in its
     ``leaf`` array; the caller evaluates it and calls :func:`resolve_leaf` (this is how a
@@ -184,13 +189,22 @@ def run_simulations(
     )
     game_workspace, leaf_info = workspace[7], workspace[8]
     for sim in range(simulations):
-        if ints[I_SOLVED, 0] != UNSOLVED:
-            return sim
         work[:] = root
         node = 0
         depth = 0
         path[0] = 0
         evaluate = False
+        if ints[I_SOLVED, 0] != UNSOLVED:
+            if not config.fastest_win or ints[I_SOLVED, 0] != LOSS:
+                return sim
+            node = open_child(ints, floats, 0, config.exploration)  # a faster win there?
+            if node < 0:
+                return sim
+            moves[0] = ints[I_ACTION, node]
+            players[0] = kernels.player(params, work)
+            kernels.apply(params, work, moves[0])
+            depth = 1
+            path[1] = node
         while ints[I_SOLVED, node] == UNSOLVED and kernels.outcome(params, work) == _ONGOING:
             if ints[I_COUNT, node] == 0:
                 if node != 0 and ints[I_VISITS, node] < config.expand_visits:

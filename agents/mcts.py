@@ -221,6 +221,7 @@ class MCTSAgent(SearchAgent):
                 False,
                 options.selection == "ucb1-tuned",
                 expansion_flags(decisive=options.decisive, local=options.local),
+                True,
             )
             if options.policy:
                 state = game.new_initial_state().data

@@ -207,6 +207,25 @@ def select_child(ints, floats, node, mode, exploration, rave_equivalence, tuned=
 
 
 @njit(cache=True)
+def open_child(ints, floats, node, exploration):
+    """The unsolved child of ``node`` to search (UCT; unvisited ones first), or -1."""
+    first = ints[I_FIRST, node]
+    weight = exploration * math.sqrt(math.log(max(ints[I_VISITS, node], 1)))
+    best = -1
+    best_score = -math.inf
+    for child in range(first, first + ints[I_COUNT, node]):
+        if ints[I_SOLVED, child] != UNSOLVED:
+            continue
+        if ints[I_VISITS, child] == 0:
+            return child
+        score = floats[F_MEAN, child] + weight * floats[F_INV_SQRT, child]
+        if score > best_score:
+            best_score = score
+            best = child
+    return best
+
+
+@njit(cache=True)
 def mover_of(ints, node):
     """The player who made the move into ``node`` (for the root: the opponent of its player)."""
     parent = ints[I_PARENT, node]
