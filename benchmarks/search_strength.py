@@ -17,7 +17,8 @@ Usage::
 - ``gomoku``: 15 x 15 freestyle, ``MCTSAgent()`` against plain UCT (``preset=uct``).
 - ``gomoku-locality``: the defaults against the defaults without ``local``.
 - ``hex``: 11 x 11, ``MCTSAgent()`` against plain UCT.
-- ``hex-ablation``: each option alone and added to RAVE, against plain UCT.
+- ``hex-ablation``: each option alone, RAVE (as it comes and tuned), and each option added
+  to the tuned RAVE, against plain UCT.
 """
 
 from __future__ import annotations
@@ -40,16 +41,17 @@ from connectn_env.specs import parse_agent_spec
 
 OPENSPIEL = "opponents:openspiel_mcts:seconds={t}"
 UCT = "mcts:time={t},preset=uct"
+RAVE = "mcts:time={t},preset=uct,rave=true,c=0,rave_k=10000"  # Hex's defaults
 HEX_ABLATION = [
-    "mcts:time={t},preset=uct,rave=true",
-    "mcts:time={t},preset=uct,rave=true,lgr=true",
-    "mcts:time={t},preset=uct,rave=true,pool_rave=8",
-    "mcts:time={t},preset=uct,rave=true,selection=ucb1-tuned",
-    "mcts:time={t},preset=uct,rave=true,decisive=true",
     "mcts:time={t},preset=uct,lgr=true",
     "mcts:time={t},preset=uct,selection=ucb1-tuned",
     "mcts:time={t},preset=uct,decisive=true",
-    "mcts:time={t}",
+    "mcts:time={t},preset=uct,rave=true",
+    RAVE,
+    RAVE + ",lgr=true",
+    RAVE + ",pool_rave=8",
+    RAVE + ",decisive=true",
+    "mcts:time={t},preset=uct,rave=true,c=0.25,rave_k=10000,selection=ucb1-tuned",
 ]
 MATCHES = {
     "connect4": ("connect_four", {}, [("mcts:time={t}", OPENSPIEL)]),

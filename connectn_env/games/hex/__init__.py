@@ -39,7 +39,7 @@ class HexGame(BoardGame):
     summary = "connect your two sides of a rhombus of hexagons"
     render_style = "hex"
     action_help = "cell ``r * cols + c``; with swap, ``rows * cols`` is the swap"
-    search_defaults = {"rave": True}
+    search_defaults = {"rave": True, "exploration": 0.0, "rave_equivalence": 10000.0}
     PARAMETERS = (
         Parameter("size", int, 11, "side of a square board", low=1, high=MAX_SIDE, test_high=9),
         Parameter(
