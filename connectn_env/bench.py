@@ -121,7 +121,7 @@ _MCTS_GAMES = (
 
 
 def our_mcts_rate(name: str, simulations: int) -> float:
-    """Simulations/s of one ``MCTSAgent`` search (UCT, c = 1.4) from the empty board of
+    """Simulations/s of one plain ``MCTSAgent`` search (UCT, c = 1.4) from the empty board of
     ``name`` (connect_four, gomoku 15x15 or hex 11x11)."""
     from agents import MCTSAgent
     from connectn_env import connect_n_v0, gomoku_v0, hex_v0
@@ -133,7 +133,9 @@ def our_mcts_rate(name: str, simulations: int) -> float:
     }
     env = makers[name]()
     env.reset()
-    agent = MCTSAgent(simulations=simulations, exploration=1.4, reuse_tree=False, seed=0)
+    agent = MCTSAgent(
+        simulations=simulations, exploration=1.4, reuse_tree=False, seed=0, preset="uct"
+    )
     result = agent.search(env)
     return result.simulations / result.elapsed
 

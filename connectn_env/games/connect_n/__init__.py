@@ -37,7 +37,7 @@ class ConnectNGame(BoardGame):
     gym_name = "ConnectN"
     summary = "n in a row on a rows x cols board, with or without gravity"
     action_help = "gravity: column ``0 .. cols-1``; otherwise cell ``r * cols + c``"
-    search_defaults = {"decisive": True}
+    search_defaults = {"decisive": True, "lgr": True}
     PARAMETERS = (
         Parameter("rows", int, 6, "board height", low=1, high=MAX_SIDE, test_high=8),
         Parameter("cols", int, 7, "board width", low=1, high=MAX_SIDE, test_high=9),

@@ -30,7 +30,13 @@ class GomokuGame(BoardGame):
     gym_name = "Gomoku"
     summary = "five in a row on a go board (freestyle or exactly five)"
     render_style = "go"
-    search_defaults = {"decisive": True, "local": True}
+    search_defaults = {
+        "decisive": True,
+        "local": True,
+        "rave": True,
+        "exploration": 0.0,
+        "rave_equivalence": 3000.0,
+    }
     PARAMETERS = (
         Parameter("size", int, 15, "side of a square board", low=5, high=MAX_SIDE, test_high=11),
         Parameter(
