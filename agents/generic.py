@@ -102,12 +102,14 @@ def generic_simulations(
     generator: np.random.Generator,
     evaluate: Evaluate | None,
     stamp: np.ndarray,
+    tuned: bool = False,
 ) -> int:
     """Run up to ``count`` simulations on copies of ``root``; returns how many ran.
 
     Without ``evaluate`` (UCT, RAVE) a leaf is expanded on its second visit and valued by a
     random play-out; with ``evaluate`` (PUCT) a leaf is expanded and valued at once: the
-    expansion rules of :class:`agents.loop.SearchConfig` for the two cases.
+    expansion rules of :class:`agents.loop.SearchConfig` for the two cases. ``tuned``:
+    UCB1-tuned selection (values backed up with their squares).
     """
     ints, floats, meta = tree
     for sim in range(count):
@@ -142,10 +144,13 @@ def generic_simulations(
                 if not expanded:
                     r0 = position.rollout(generator)
                     break
-            node = t.select_child(ints, floats, node, mode, exploration, rave_k)
+            node = t.select_child(ints, floats, node, mode, exploration, rave_k, tuned)
             position.step(int(ints[t.I_ACTION, node]))
             path.append(node)
-        t.backup(ints, floats, node, r0)
+        if tuned:
+            t.backup_tuned(ints, floats, node, r0)
+        else:
+            t.backup(ints, floats, node, r0)
         if mode == t.MODE_RAVE:
             moves = np.asarray(position.moves, dtype=np.int64)
             players = np.asarray(position.players, dtype=np.int64)

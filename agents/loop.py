@@ -12,9 +12,12 @@ AMAF statistics). What values a leaf is injected, as in mctx or OpenSpiel's ``Ev
   the caller evaluates it (many searches' leaves at once, if it likes) and hands the priors and
   value to :func:`resolve_leaf`.
 
-The selection formula (UCT, RAVE, PUCT), the expansion rule and the evaluator are options of
-this one loop; the Python loop of :mod:`agents.generic` walks the same tree with the same
-functions of :mod:`agents.tree` on third-party environments. The walk is one flat loop on
+The selection formula (UCT, RAVE, PUCT, each of the first two optionally UCB1-tuned), the
+expansion rule (every legal move, or the game's tactical choice of moves: see
+:mod:`connectn_env.games.tactics`) and the evaluator are options of this one loop (the
+roll-out policies of :mod:`agents.rollout` are such an evaluator); the Python loop of
+:mod:`agents.generic` walks the same tree with the same functions of :mod:`agents.tree` on
+third-party environments. The walk is one flat loop on
 purpose: split into functions it ran up to a quarter slower.
 """
 
@@ -23,19 +26,23 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from agents.tree import (
     I_ACTION,
     I_COUNT,
     I_SOLVED,
     I_VISITS,
+    LOSS,
     MODE_RAVE,
     UNSOLVED,
     backup,
+    backup_tuned,
     best_root_child,
     expand,
     mark_terminal,
+    open_child,
     rave_update,
     select_child,
     shuffle_together,
@@ -50,7 +57,11 @@ _PLAYER_1_WINS = int(Outcome.PLAYER_1_WINS)
 
 
 class SearchConfig(
-    namedtuple("SearchConfig", "mode exploration rave_k expand_visits evaluate_expanded")
+    namedtuple(
+        "SearchConfig",
+        "mode exploration rave_k expand_visits evaluate_expanded tuned expansion fastest_win",
+        defaults=(False, 0, False),
+    )
 ):
     """Options of the compiled loop.
 
@@ -62,6 +73,14 @@ class SearchConfig(
             expand on the second visit, as OpenSpiel's UCT does; 0: at once, as AlphaZero).
         evaluate_expanded: True: a newly expanded node is itself evaluated (AlphaZero);
             False: the search goes one step further and evaluates the new child (UCT).
+        tuned: UCB1-tuned exploration (UCT and RAVE; see :func:`agents.tree.select_child`):
+            the tree then also keeps squared values. Default False.
+        expansion: Flags of the game's tactics (``DECISIVE``, ``LOCAL`` of
+            :mod:`connectn_env.games.tactics`) that choose the moves of a new node; only read
+            when ``data`` is an :class:`agents.rollout.PolicyData`, which carries the tactics.
+            Default 0: every legal move.
+        fastest_win: Once the root is a proven win, go on searching its unproven moves for a
+            faster win (the budget permitting) instead of stopping. Default False.
     """
 
     __slots__ = ()
@@ -107,12 +126,38 @@ def new_workspace(kernels, params, root, num_actions, max_moves):
     return work, actions, priors, path, moves, players, stamp, game_workspace, leaf
 
 
+def node_moves(kernels, params, state, actions, data, flags):
+    """The moves a new node gets (written to ``actions``, the count returned): with an
+    :class:`agents.rollout.PolicyData` and ``flags``, its tactics' choice; else every legal
+    move. Compiled code only: the choice is made when numba types ``data``."""
+    raise NotImplementedError("node_moves is only called from compiled code")
+
+
+@overload(node_moves)
+def _node_moves(kernels, params, state, actions, data, flags):
+    if isinstance(data, types.BaseNamedTuple) and "tactics" in data.fields:
+
+        def tactical(kernels, params, state, actions, data, flags):
+            if flags == 0:
+                return kernels.legal_actions(params, state, actions)
+            tactics = data.tactics
+            return tactics.expansion(kernels, params, state, data.workspace, actions, flags)
+
+        return tactical
+
+    def every_legal_move(kernels, params, state, actions, data, flags):
+        return kernels.legal_actions(params, state, actions)
+
+    return every_legal_move
+
+
 @njit(cache=True)
-def _expand_uniform(kernels, params, tree, workspace, node, rng):
-    """Expand ``node`` with one child per legal action, uniform priors, random order."""
+def _expand_uniform(kernels, params, tree, workspace, node, rng, data, flags):
+    """Expand ``node`` with one child per move of :func:`node_moves`, uniform priors, random
+    order."""
     ints, floats, meta = tree
     work, actions, priors = workspace[0], workspace[1], workspace[2]
-    count = kernels.legal_actions(params, work, actions)
+    count = node_moves(kernels, params, work, actions, data, flags)
     for i in range(count):
         priors[i] = 1.0 / count
     shuffle_together(actions, priors, count, rng)
@@ -127,7 +172,8 @@ def run_simulations(
 
     Each walks from the root to a leaf, playing the tree's moves on a copy of ``root``
     through the game's kernels, and backs up the leaf's value: proven (MCTS-Solver), the
-    game's result, or ``evaluator``'s. Returns early once the root is proven, or, with
+    game's result, or ``evaluator``'s. Returns early once the root is proven (with
+    ``config.fastest_win``, once every move of a won root is proven), or, with
     ``external``, at the first leaf that needs the caller's evaluation: then the leaf's
     position is in the workspace's state copy and ``(leaf, depth, trace length)`` in its
     ``leaf`` array; the caller evaluates it and calls :func:`resolve_leaf` (this is how a
@@ -143,13 +189,22 @@ def run_simulations(
     )
     game_workspace, leaf_info = workspace[7], workspace[8]
     for sim in range(simulations):
-        if ints[I_SOLVED, 0] != UNSOLVED:
-            return sim
         work[:] = root
         node = 0
         depth = 0
         path[0] = 0
         evaluate = False
+        if ints[I_SOLVED, 0] != UNSOLVED:
+            if not config.fastest_win or ints[I_SOLVED, 0] != LOSS:
+                return sim
+            node = open_child(ints, floats, 0, config.exploration)  # a faster win there?
+            if node < 0:
+                return sim
+            moves[0] = ints[I_ACTION, node]
+            players[0] = kernels.player(params, work)
+            kernels.apply(params, work, moves[0])
+            depth = 1
+            path[1] = node
         while ints[I_SOLVED, node] == UNSOLVED and kernels.outcome(params, work) == _ONGOING:
             if ints[I_COUNT, node] == 0:
                 if node != 0 and ints[I_VISITS, node] < config.expand_visits:
@@ -159,13 +214,17 @@ def run_simulations(
                     leaf_info[0] = node
                     leaf_info[1] = depth
                     return sim
-                if not _expand_uniform(kernels, params, tree, workspace, node, rng):
+                if not _expand_uniform(
+                    kernels, params, tree, workspace, node, rng, data, config.expansion
+                ):
                     evaluate = True  # the tree is full
                     break
                 if config.evaluate_expanded:
                     evaluate = True
                     break
-            node = select_child(ints, floats, node, config.mode, config.exploration, config.rave_k)
+            node = select_child(
+                ints, floats, node, config.mode, config.exploration, config.rave_k, config.tuned
+            )
             action = ints[I_ACTION, node]
             moves[depth] = action
             players[depth] = kernels.player(params, work)
@@ -186,7 +245,10 @@ def run_simulations(
                 r0, count = evaluator(
                     kernels, params, work, rng, game_workspace, moves, players, count, tree, data
                 )
-        backup(ints, floats, node, r0)
+        if config.tuned:
+            backup_tuned(ints, floats, node, r0)
+        else:
+            backup(ints, floats, node, r0)
         if config.mode == MODE_RAVE:
             rave_update(ints, floats, meta, stamp, path, depth, moves, players, 0, count, r0)
     return simulations
@@ -209,7 +271,10 @@ def resolve_leaf(kernels, params, tree, config, workspace, priors, r0, rng):
         child_priors[i] = child_priors[i] / total if total > 0 else 1.0 / legal
     shuffle_together(actions, child_priors, legal, rng)
     expand(ints, floats, meta, leaf, kernels.player(params, work), actions, child_priors, legal)
-    backup(ints, floats, leaf, r0)
+    if config.tuned:
+        backup_tuned(ints, floats, leaf, r0)
+    else:
+        backup(ints, floats, leaf, r0)
     if config.mode == MODE_RAVE:
         rave_update(ints, floats, meta, stamp, path, depth, moves, players, 0, depth, r0)
 
@@ -231,6 +296,7 @@ def search_action(
 __all__ = [
     "SearchConfig",
     "new_workspace",
+    "node_moves",
     "outcome_r0",
     "resolve_leaf",
     "rollout_value",

@@ -1,7 +1,9 @@
-"""UCT Monte Carlo tree search with random play-outs, MCTS-Solver and optional RAVE."""
+"""Monte Carlo tree search with play-outs: UCT or UCB1-tuned, MCTS-Solver, RAVE and PoolRAVE,
+decisive moves, last-good-reply and local play-outs, each an option of the one compiled loop."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -9,39 +11,121 @@ import numpy as np
 from agents import tree as t
 from agents.generic import EnvPosition, generic_simulations
 from agents.loop import SearchConfig, run_simulations
+from agents.rollout import expansion_flags, new_policy_data, policy_rollout
 from agents.search import DEFAULT_MAX_NODES, DEFAULT_SIMULATIONS, SearchAgent
-from connectn_env.games import GameState
-from connectn_env.games.validation import require_bool, require_number
+from connectn_env.games import BoardGame, GameState
+from connectn_env.games.validation import require_bool, require_choice, require_int, require_number
 
-DEFAULT_RAVE_EQUIVALENCE = 1000.0
+SELECTIONS = ("ucb1", "ucb1-tuned")
+PRESETS = ("default", "uct")
 _NO_DATA = np.zeros(0, dtype=np.int64)
 
 
+@dataclass(frozen=True)
+class SearchOptions:
+    """The search options an :class:`MCTSAgent` uses on a game (see its arguments).
+
+    The defaults are plain UCT: what ``MCTSAgent(preset="uct")`` uses, and what any agent
+    uses on an env that is not this suite's for the options it is not given.
+    """
+
+    exploration: float = 1.4
+    selection: str = "ucb1"
+    rave: bool = False
+    rave_equivalence: float = 1000.0
+    pool_rave: int = 0
+    decisive: bool = False
+    lgr: bool = False
+    local: bool = False
+
+    @property
+    def policy(self) -> bool:
+        """True if the play-outs follow a policy (any roll-out option is on)."""
+        return self.decisive or self.lgr or self.local or self.pool_rave > 0
+
+
+OPTION_NAMES = tuple(f.name for f in fields(SearchOptions))
+ROLLOUT_OPTIONS = ("decisive", "lgr", "pool_rave", "local")  # need the compiled tactics
+
+
+def check_option(name: str, value: Any) -> Any:
+    """``value`` checked (and converted) as the search option ``name``.
+
+    Raises:
+        TypeError, ValueError: a wrong type or value, named with what is allowed.
+    """
+    if name == "exploration":
+        return require_number("exploration", value, 0.0)
+    if name == "selection":
+        return require_choice("selection", value, SELECTIONS)
+    if name == "rave_equivalence":
+        return require_number("rave_equivalence", value, 0.0, strict_low=True)
+    if name == "pool_rave":
+        return require_int("pool_rave", value, 0)
+    if name in ("rave", "decisive", "lgr", "local"):
+        return require_bool(name, value)
+    raise TypeError(f"unknown search option {name!r}; the options are {', '.join(OPTION_NAMES)}")
+
+
+def check_options(options: dict[str, Any], where: str) -> dict[str, Any]:
+    """Every option of ``options`` checked, and PoolRAVE only with RAVE (``where`` names the
+    source in errors, e.g. a game's ``search_defaults``)."""
+    checked = {name: check_option(name, value) for name, value in options.items()}
+    if checked.get("pool_rave", 0) > 0 and checked.get("rave") is False:
+        raise ValueError(
+            f"{where}: pool_rave={checked['pool_rave']} needs rave=True (PoolRAVE draws "
+            "play-out moves from RAVE's AMAF values)"
+        )
+    return checked
+
+
 class MCTSAgent(SearchAgent):
-    """UCT search with one random play-out per simulation.
+    """Monte Carlo tree search with one play-out per simulation.
 
     On this suite's envs the whole search runs compiled (numba); on any other PettingZoo AEC
     env it walks the same tree in Python and simulates on copies of the env. Proven wins and
-    losses propagate (MCTS-Solver): a position won in one move is played out, and a loss in one
-    is avoided once the search has visited the threatening replies (with enough simulations to
-    try each reply: on a wide board such as Gomoku that takes more than the default budget).
+    losses propagate (MCTS-Solver) and are reported per move (``SearchResult.proven_moves``).
+
+    Options left unset (None) take the game's recommended values (``game.search_defaults``,
+    the strongest configuration measured on that game: see the README) with
+    ``preset="default"``, or plain UCT's (:class:`SearchOptions`) with ``preset="uct"`` and on
+    envs that are not this suite's. ``MCTSAgent(preset="uct")`` is plain UCT with random
+    play-outs everywhere.
 
     Args:
         simulations: Simulations per move (int >= 1).
         time_limit: Seconds per move (> 0). With both budgets, the first one spent stops the
             search; with neither, ``simulations=1000``.
-        exploration: UCT constant ``c`` in ``Q + c sqrt(ln N / n)`` (values in [-1, 1]).
+        exploration: The constant ``c`` in ``Q + c sqrt(ln N / n)`` (values in [-1, 1]).
+        selection: ``"ucb1"`` (UCT) or ``"ucb1-tuned"`` (the exploration term shrinks with
+            the value's variance: :func:`agents.tree.select_child`).
         rave: Blend in all-moves-as-first values (MC-RAVE, Gelly and Silver 2011).
         rave_equivalence: RAVE schedule ``k`` in ``beta = sqrt(k / (3 N + k))`` (``N``: visits
-            of the parent): the AMAF weight halves at about ``N = k``; larger trusts AMAF longer.
+            of the parent): the AMAF weight halves at about ``N = k``.
+        pool_rave: K > 0: PoolRAVE, play-outs draw moves from the K best AMAF moves (needs
+            ``rave=True``); 0: off.
+        decisive: Play-outs play a move that wins at once, else stop the opponent's win at
+            once; new tree nodes get only such moves when there are any (in Gomoku also only
+            the defences against an open three, and the player's own fours).
+        lgr: Play-outs play the last good reply to the previous move (LGRF-1).
+        local: Play-outs and new tree nodes only consider cells near the stones (games whose
+            moves are cells: Gomoku, tic-tac-toe; not Connect Four or Hex).
+        preset: ``"default"`` (the game's recommended options) or ``"uct"`` (plain UCT) for
+            the options left unset.
         reuse_tree: Keep the subtree of the moves played since the last search.
         max_nodes: Tree size bound (2 to what half the machine's memory holds); when it is
             reached the least visited nodes lose their children and the search goes on (see
             :class:`~agents.search.SearchAgent`). Two buffers of this size are allocated (about
-            72 bytes per node each, touched only when used).
+            84 bytes per node each, touched only when used).
         seed: None, an int or a ``np.random.Generator``.
         backend: ``"auto"`` (compiled for this suite's envs), ``"native"`` or ``"generic"``
             (force the env-copying path, for any env).
+
+    Raises:
+        TypeError, ValueError: a bad value, ``pool_rave`` without ``rave``, or a play-out
+            option with ``backend="generic"`` (play-out policies need the game's compiled
+            tactics). An option a game cannot honour (``local`` on Connect Four, play-out
+            options on a third-party env) is refused when the search starts.
     """
 
     def __init__(
@@ -49,9 +133,15 @@ class MCTSAgent(SearchAgent):
         *,
         simulations: int | None = None,
         time_limit: float | None = None,
-        exploration: float = 1.4,
-        rave: bool = False,
-        rave_equivalence: float = DEFAULT_RAVE_EQUIVALENCE,
+        exploration: float | None = None,
+        selection: str | None = None,
+        rave: bool | None = None,
+        rave_equivalence: float | None = None,
+        pool_rave: int | None = None,
+        decisive: bool | None = None,
+        lgr: bool | None = None,
+        local: bool | None = None,
+        preset: str = "default",
         reuse_tree: bool = True,
         max_nodes: int = DEFAULT_MAX_NODES,
         seed: Any = None,
@@ -59,6 +149,23 @@ class MCTSAgent(SearchAgent):
     ) -> None:
         if simulations is None and time_limit is None:
             simulations = DEFAULT_SIMULATIONS
+        given = {
+            "exploration": exploration,
+            "selection": selection,
+            "rave": rave,
+            "rave_equivalence": rave_equivalence,
+            "pool_rave": pool_rave,
+            "decisive": decisive,
+            "lgr": lgr,
+            "local": local,
+        }
+        options = check_options({k: v for k, v in given.items() if v is not None}, "MCTSAgent")
+        preset = require_choice("preset", preset, PRESETS)
+        if options.get("pool_rave", 0) > 0 and preset == "uct" and not options.get("rave"):
+            raise ValueError(
+                f"MCTSAgent: pool_rave={options['pool_rave']} needs rave=True (PoolRAVE draws "
+                "play-out moves from RAVE's AMAF values; preset='uct' leaves RAVE off)"
+            )
         super().__init__(
             simulations=simulations,
             time_limit=time_limit,
@@ -67,51 +174,148 @@ class MCTSAgent(SearchAgent):
             backend=backend,
             seed=seed,
         )
-        self.exploration = require_number("exploration", exploration, 0.0)
-        self.rave = require_bool("rave", rave)
-        self.rave_equivalence = require_number(
-            "rave_equivalence", rave_equivalence, 0.0, strict_low=True
-        )
-        self._mode = t.MODE_RAVE if self.rave else t.MODE_UCT
+        if self.backend == "generic":
+            _refuse_rollout_options(options, "backend='generic'")
+        self.options = options
+        self.preset = preset
+        self._active = SearchOptions(**options) if preset == "uct" else None
+        self._setups: dict[Any, tuple[SearchConfig, Any, Any]] = {}
 
-    def _config(self) -> SearchConfig:
-        return SearchConfig(self._mode, self.exploration, self.rave_equivalence, 1, False)
+    # --- options --------------------------------------------------------------------------
+
+    def options_for(self, game: BoardGame | None) -> SearchOptions:
+        """The options this agent searches with on ``game`` (None: an env that is not this
+        suite's, on the generic path).
+
+        Raises:
+            ValueError: an option the game cannot honour (see the class docstring).
+        """
+        if game is None:
+            _refuse_rollout_options(self.options, "an env that is not this suite's")
+            return SearchOptions(**self.options)
+        defaults = {} if self.preset == "uct" else type(game).search_defaults
+        resolved = SearchOptions(**{**defaults, **self.options})
+        if resolved.pool_rave > 0 and not resolved.rave:
+            raise ValueError(
+                f"MCTSAgent: pool_rave={resolved.pool_rave} needs rave=True on {game!r} "
+                "(PoolRAVE draws play-out moves from RAVE's AMAF values)"
+            )
+        if resolved.local and not game.neighbourhoods:
+            raise ValueError(
+                f"MCTSAgent: local=True needs moves that are cells with neighbours; the moves "
+                f"of {game!r} are not (local play-outs are for Gomoku and other m,n,k-games)"
+            )
+        return resolved
+
+    def compiled_setup(self, game: BoardGame) -> tuple[SearchConfig, Any, Any]:
+        """``(config, evaluator, data)`` of the compiled loop on ``game`` (for compiled callers
+        such as the vector env's opponent; the data keeps the LGR replies between searches)."""
+        setup = self._setups.get(game)
+        if setup is None:
+            options = self.options_for(game)
+            config = SearchConfig(
+                t.MODE_RAVE if options.rave else t.MODE_UCT,
+                options.exploration,
+                options.rave_equivalence,
+                1,
+                False,
+                options.selection == "ucb1-tuned",
+                expansion_flags(decisive=options.decisive, local=options.local),
+                True,
+            )
+            if options.policy:
+                state = game.new_initial_state().data
+                data: Any = new_policy_data(
+                    game,
+                    state,
+                    decisive=options.decisive,
+                    lgr=options.lgr,
+                    pool_rave=options.pool_rave,
+                    local=options.local,
+                )
+                setup = (config, policy_rollout, data)
+            else:
+                setup = (config, None, _NO_DATA)
+            self._setups[game] = setup
+        return setup
+
+    def _before_search(self, state: GameState | None) -> None:
+        """Resolve the options for this search's game (refusing what it cannot honour)."""
+        if state is None:
+            self._active = self.options_for(None)
+        else:
+            self._active = self.options_for(state.game)
+            self.compiled_setup(state.game)
+
+    # --- simulations ----------------------------------------------------------------------
 
     def _native_simulations(self, state: GameState, rng: np.ndarray, count: int) -> int:
         game = state.game
+        config, evaluator, data = self.compiled_setup(game)
         workspace = self._compiled_workspace(state)
         return int(
             run_simulations(
                 game.kernels,
-                None,
+                evaluator,
                 game.params,
                 state.data,
                 tuple(self._trees[0]),
-                self._config(),
+                config,
                 rng,
                 workspace,
-                _NO_DATA,
+                data,
                 count,
                 False,
             )
         )
 
     def _generic_simulations(self, root: EnvPosition, rng: np.ndarray, count: int) -> int:
+        options = self._active if self._active is not None else self.options_for(None)
         return generic_simulations(
             self._trees[0],
             root,
             count,
-            mode=self._mode,
-            exploration=self.exploration,
-            rave_k=self.rave_equivalence,
+            mode=t.MODE_RAVE if options.rave else t.MODE_UCT,
+            exploration=options.exploration,
+            rave_k=options.rave_equivalence,
             rng=rng,
             generator=self._generator,
             evaluate=None,
             stamp=self._stamp_for(root.num_actions()),
+            tuned=options.selection == "ucb1-tuned",
         )
 
     def __repr__(self) -> str:
+        options = "".join(f", {k}={v!r}" for k, v in self.options.items())
+        preset = "" if self.preset == "default" else f", preset={self.preset!r}"
         return (
-            f"MCTSAgent(simulations={self.simulations}, time_limit={self.time_limit}, "
-            f"exploration={self.exploration}, rave={self.rave})"
+            f"MCTSAgent(simulations={self.simulations}, time_limit={self.time_limit}"
+            f"{options}{preset})"
         )
+
+
+def _option_property(name: str) -> property:
+    return property(
+        lambda self: self.options.get(name),
+        doc=f"The ``{name}`` option as given (None: unset; see :meth:`MCTSAgent.options_for`).",
+    )
+
+
+for _name in OPTION_NAMES:
+    setattr(MCTSAgent, _name, _option_property(_name))
+
+
+def _refuse_rollout_options(options: dict[str, Any], where: str) -> None:
+    """ValueError if a play-out option is on: they need the compiled tactics of this suite's
+    games."""
+    for name in ROLLOUT_OPTIONS:
+        value = options.get(name)
+        if value:
+            raise ValueError(
+                f"MCTSAgent: {name}={value!r} cannot run on {where}: play-out policies need "
+                "the compiled tactics of this suite's games (the generic path plays uniformly "
+                "random play-outs); leave it unset or off"
+            )
+
+
+__all__ = ["OPTION_NAMES", "PRESETS", "SELECTIONS", "MCTSAgent", "SearchOptions", "check_options"]

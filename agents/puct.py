@@ -123,6 +123,7 @@ class PUCTAgent(SearchAgent):
         self._noised_key: Any = None
 
     def _config(self) -> SearchConfig:
+        """Options of the compiled loop."""
         return SearchConfig(t.MODE_PUCT, self.c_puct, 1.0, 0, True)
 
     # --- compiled path ------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -20,7 +20,8 @@ from agents.envapi import (
     transparent_core,
 )
 from agents.generic import EnvPosition
-from agents.loop import SearchConfig, new_workspace
+from agents.loop import new_workspace
+from agents.treeview import SNAPSHOT_DEPTH, SNAPSHOT_WIDTH, TreeNode, snapshot, tree_text
 from connectn_env.games import GameState
 from connectn_env.games.lib.rng import new_rng
 from connectn_env.games.validation import require_bool, require_int, require_number
@@ -31,6 +32,7 @@ DEFAULT_MAX_NODES = 1_000_000
 BACKENDS = ("auto", "native", "generic")
 _CHUNK_SECONDS = 0.01
 _PROVEN = {t.WIN: "loss", t.LOSS: "win", t.DRAW: "draw"}  # root mover's status -> to-move
+_STATUS = {t.WIN: "win", t.LOSS: "loss", t.DRAW: "draw"}  # a root child's, for the player to move
 _PROVEN_VALUE = {"win": 1.0, "loss": -1.0, "draw": 0.0}
 
 
@@ -51,6 +53,14 @@ class SearchResult:
         proven: ``"win"``, ``"loss"`` or ``"draw"`` if the solver proved the root's value for
             the player to move, else None.
         tree_nodes: Nodes in the tree at the end of the search.
+        proven_moves: The moves whose result the solver proved, for the player to move:
+            ``{action: "win" | "loss" | "draw"}``.
+        principal_variation: The expected line: the most visited move at each level of the
+            tree (a proven win first), up to 20 moves.
+        tree: A snapshot of the top of the tree (:class:`agents.treeview.TreeNode`; three
+            levels, five children per node), or None.
+        action_name: How moves are written in :meth:`tree_text` (the game's notation on this
+            suite's envs).
     """
 
     action: int
@@ -63,6 +73,27 @@ class SearchResult:
     node_limit_reached: bool
     proven: str | None
     tree_nodes: int
+    proven_moves: dict[int, str] = field(default_factory=dict)
+    principal_variation: tuple[int, ...] = ()
+    tree: TreeNode | None = None
+    action_name: Callable[[int], str] = str
+
+    def tree_text(self, depth: int = 2, width: int = 3) -> str:
+        """The principal variation and the top of the tree as text: for each of ``depth``
+        levels (1 to 3) the ``width`` (1 to 5) most visited moves, with visits, their share of
+        the parent's, the mean value for the player who made the move, and proven results.
+
+        Raises:
+            TypeError, ValueError: ``depth`` or ``width`` out of range.
+            ValueError: the result holds no tree snapshot.
+        """
+        depth = require_int("depth", depth, 1, SNAPSHOT_DEPTH)
+        width = require_int("width", width, 1, SNAPSHOT_WIDTH)
+        if self.tree is None:
+            raise ValueError("this SearchResult holds no tree snapshot")
+        return tree_text(
+            self.tree, self.principal_variation, depth=depth, width=width, name=self.action_name
+        )
 
 
 def check_seed(seed: Any) -> np.random.Generator:
@@ -152,12 +183,13 @@ class SearchAgent:
         self._stamp = np.zeros((2, 0), dtype=np.int64)
         self._last_num_actions = 0
         self._limit_reached = False
+        self._action_name: Callable[[int], str] = str
 
     # --- subclass hooks -------------------------------------------------------------
 
-    def _config(self) -> SearchConfig:
-        """Options of the compiled loop."""
-        raise NotImplementedError
+    def _before_search(self, state: GameState | None) -> None:
+        """Called at the start of each search, before anything changes, with the position
+        (None on the generic path): a subclass refuses what it cannot search here."""
 
     def _native_simulations(self, state: GameState, rng: np.ndarray, count: int) -> int:
         """Run up to ``count`` simulations from ``state`` on ``self._trees[0]``."""
@@ -205,6 +237,7 @@ class SearchAgent:
         state = native_state(env)
         if self.backend == "native" and state is None:
             raise TypeError(f"backend='native' needs one of this suite's envs, got {env!r}")
+        self._before_search(state if self.backend != "generic" else None)
         if not self._trees:
             self._trees = [t.new_tree(self.max_nodes), t.new_tree(self.max_nodes)]
         start = time.perf_counter()
@@ -233,6 +266,7 @@ class SearchAgent:
         ints[t.I_PLAYER, 0] = player
         rng = new_rng(self._generator)
         self._limit_reached = False
+        self._action_name = state.game.action_name if state is not None else str
         self._prepare_root(root, rng, key)
 
         def budget_step(n: int) -> int:
@@ -289,17 +323,28 @@ class SearchAgent:
             action = int(np.flatnonzero(mask)[0])
         else:
             action = int(ints[t.I_ACTION, self._choose()])
+        status = ints[t.I_SOLVED, children]
+        proven_moves = {
+            int(a): _STATUS[int(s)] for a, s in zip(actions, status, strict=True) if s != t.UNSOLVED
+        }
+        root_value = self._root_value()
+        proven = _PROVEN.get(int(ints[t.I_SOLVED, 0]))
+        tree, line = snapshot(ints, floats, root_value, proven)
         return SearchResult(
             action=action,
             visits=visits,
             values=values,
             pi=pi,
-            root_value=self._root_value(),
+            root_value=root_value,
             simulations=done,
             elapsed=elapsed,
             node_limit_reached=self._limit_reached or bool(meta[t.M_FULL]),
-            proven=_PROVEN.get(int(ints[t.I_SOLVED, 0])),
+            proven=proven,
             tree_nodes=int(meta[t.M_NODES]),
+            proven_moves=proven_moves,
+            principal_variation=line,
+            tree=tree,
+            action_name=self._action_name,
         )
 
     def _root_value(self) -> float:

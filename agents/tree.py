@@ -6,10 +6,12 @@ Layout (struct of arrays, one column per node, node 0 is the root):
 
 - ``ints`` (int32, ``(NUM_INT_FIELDS, max_nodes)``): parent, action leading to the node,
   first child and child count (children are contiguous), player to move at the node
-  (``NO_PLAYER`` until the node is expanded), solver status, visits, AMAF visits.
+  (``NO_PLAYER`` until the node is expanded), solver status, visits, AMAF visits, and for a
+  solved node the plies to the end of its proven line (the fastest win, the slowest loss).
 - ``floats`` (float64, ``(NUM_FLOAT_FIELDS, max_nodes)``): value sum, prior, AMAF value sum,
-  and two fields :func:`backup` keeps so that selection needs no division, square root or
-  logarithm per child: the mean value (0 while unvisited) and ``1 / sqrt(visits)``.
+  two fields :func:`backup` keeps so that selection needs no division, square root or
+  logarithm per child: the mean value (0 while unvisited) and ``1 / sqrt(visits)``, and the
+  sum of squared values (kept by :func:`backup_tuned` only, for UCB1-tuned).
   Values are from the point of view of the node's *mover* (the player to move at its
   parent; for the root, the opponent of the player to move), in [-1, 1].
 - ``meta`` (int64, ``(NUM_META,)``): nodes in use, whether the node limit was hit, the
@@ -37,14 +39,16 @@ I_PLAYER = 4
 I_SOLVED = 5
 I_VISITS = 6
 I_AMAF_N = 7
-NUM_INT_FIELDS = 8
+I_PROOF = 8
+NUM_INT_FIELDS = 9
 # floats rows
 F_VALUE = 0
 F_PRIOR = 1
 F_AMAF = 2
 F_MEAN = 3
 F_INV_SQRT = 4
-NUM_FLOAT_FIELDS = 5
+F_SQUARES = 5
+NUM_FLOAT_FIELDS = 6
 # meta entries
 M_NODES = 0
 M_FULL = 1
@@ -126,7 +130,7 @@ def expand(ints, floats, meta, node, player, actions, priors, count):
 
 
 @njit(cache=True)
-def select_child(ints, floats, node, mode, exploration, rave_equivalence):
+def select_child(ints, floats, node, mode, exploration, rave_equivalence, tuned=False):
     """The child to descend into: a proven win at once, never a proven loss if avoidable.
 
     ``MODE_UCT``: ``Q + c sqrt(ln N / n)``, unvisited children first.
@@ -134,13 +138,18 @@ def select_child(ints, floats, node, mode, exploration, rave_equivalence):
     ``b = sqrt(k / (3 N + k))`` (Gelly and Silver's MC-RAVE schedule; ``k`` is
     ``rave_equivalence``); an unvisited child with AMAF data is scored by ``Q_amaf`` alone.
     ``MODE_PUCT``: ``Q + c P sqrt(N) / (1 + n)`` with ``Q = 0`` for unvisited children.
+
+    ``tuned`` (UCT and RAVE; needs :func:`backup_tuned`): UCB1-tuned (Auer et al. 2002)
+    scales the exploration term by ``sqrt(min(1, V))`` with ``V = var + 4 sqrt(2 ln N / n)``,
+    ``var`` the child's value variance: the formula of the paper for values in [-1, 1]
+    (whose largest variance is 1), equal to UCT's while a child has few visits.
     """
     first = ints[I_FIRST, node]
     last = first + ints[I_COUNT, node]
     parent_visits = max(ints[I_VISITS, node], 1)
     best = -1
     best_score = -math.inf
-    if mode == MODE_UCT:  # the hot loop: no division, square root or logarithm per child
+    if mode == MODE_UCT and not tuned:  # the hot loop: no division, sqrt or log per child
         weight = exploration * math.sqrt(math.log(parent_visits))
         for child in range(first, last):
             status = ints[I_SOLVED, child]
@@ -158,8 +167,10 @@ def select_child(ints, floats, node, mode, exploration, rave_equivalence):
                 best = child
         return first if best == -1 else best
     sqrt_n = math.sqrt(parent_visits)
-    weight = exploration * math.sqrt(math.log(parent_visits))
+    log_n = math.log(parent_visits)
+    weight = exploration * math.sqrt(log_n)
     beta = math.sqrt(rave_equivalence / (3.0 * parent_visits + rave_equivalence))
+    tuned_bonus = 4.0 * math.sqrt(2.0 * log_n)  # times 1 / sqrt(n): 4 sqrt(2 ln N / n)
     for child in range(first, last):
         status = ints[I_SOLVED, child]
         if status == WIN:
@@ -170,20 +181,48 @@ def select_child(ints, floats, node, mode, exploration, rave_equivalence):
         q = floats[F_MEAN, child]
         if mode == MODE_PUCT:
             score = q + exploration * floats[F_PRIOR, child] * sqrt_n / (1.0 + n)
-        elif ints[I_AMAF_N, child] > 0:
-            q_amaf = floats[F_AMAF, child] / ints[I_AMAF_N, child]
-            if n == 0:
-                score = q_amaf + weight
-            else:
-                score = (1.0 - beta) * q + beta * q_amaf + weight * floats[F_INV_SQRT, child]
-        elif n == 0:
-            return child
+            if score > best_score:
+                best_score = score
+                best = child
+            continue
+        if n == 0:
+            if mode != MODE_RAVE or ints[I_AMAF_N, child] == 0:
+                return child
+            score = floats[F_AMAF, child] / ints[I_AMAF_N, child] + weight
         else:
-            score = q + weight * floats[F_INV_SQRT, child]
+            inv_sqrt = floats[F_INV_SQRT, child]
+            explore = weight * inv_sqrt
+            if tuned:
+                variance = floats[F_SQUARES, child] / n - q * q
+                explore *= math.sqrt(min(1.0, variance + tuned_bonus * inv_sqrt))
+            if mode == MODE_RAVE and ints[I_AMAF_N, child] > 0:
+                q_amaf = floats[F_AMAF, child] / ints[I_AMAF_N, child]
+                score = (1.0 - beta) * q + beta * q_amaf + explore
+            else:
+                score = q + explore
         if score > best_score:
             best_score = score
             best = child
     return first if best == -1 else best
+
+
+@njit(cache=True)
+def open_child(ints, floats, node, exploration):
+    """The unsolved child of ``node`` to search (UCT; unvisited ones first), or -1."""
+    first = ints[I_FIRST, node]
+    weight = exploration * math.sqrt(math.log(max(ints[I_VISITS, node], 1)))
+    best = -1
+    best_score = -math.inf
+    for child in range(first, first + ints[I_COUNT, node]):
+        if ints[I_SOLVED, child] != UNSOLVED:
+            continue
+        if ints[I_VISITS, child] == 0:
+            return child
+        score = floats[F_MEAN, child] + weight * floats[F_INV_SQRT, child]
+        if score > best_score:
+            best_score = score
+            best = child
+    return best
 
 
 @njit(cache=True)
@@ -210,6 +249,16 @@ def backup(ints, floats, node, r0):
 
 
 @njit(cache=True)
+def backup_tuned(ints, floats, node, r0):
+    """:func:`backup` that also keeps the sum of squared values (for UCB1-tuned)."""
+    backup(ints, floats, node, r0)
+    square = r0 * r0
+    while node >= 0:
+        floats[F_SQUARES, node] += square
+        node = ints[I_PARENT, node]
+
+
+@njit(cache=True)
 def solved_r0(ints, node):
     """The exact result for player 0 of a solved node."""
     status = ints[I_SOLVED, node]
@@ -221,38 +270,56 @@ def solved_r0(ints, node):
 
 @njit(cache=True)
 def _status_of_children(ints, node):
-    """Solver status of ``node`` for the player to move there, from its children."""
+    """``(status, plies)`` of ``node`` for the player to move there, from its children: the
+    solver status and the plies to the end of the proven line (the fastest win among the
+    children proven so far, else the slowest loss; a draw: its shortest line)."""
     first = ints[I_FIRST, node]
     count = ints[I_COUNT, node]
     if count == 0:
-        return UNSOLVED
-    any_draw = False
+        return UNSOLVED, 0
+    win = -1
+    draw = -1
+    loss = -1
     any_open = False
     for child in range(first, first + count):
         status = ints[I_SOLVED, child]
+        plies = ints[I_PROOF, child]
         if status == WIN:
-            return WIN
-        any_open |= status == UNSOLVED
-        any_draw |= status == DRAW
+            if win < 0 or plies < win:
+                win = plies
+        elif status == UNSOLVED:
+            any_open = True
+        elif status == DRAW:
+            if draw < 0 or plies < draw:
+                draw = plies
+        elif plies > loss:
+            loss = plies
+    if win >= 0:
+        return WIN, win + 1
     if any_open:
-        return UNSOLVED
-    return DRAW if any_draw else LOSS
+        return UNSOLVED, 0
+    if draw >= 0:
+        return DRAW, draw + 1
+    return LOSS, loss + 1
 
 
 @njit(cache=True)
 def mark_terminal(ints, node, r0):
-    """Record a terminal ``node`` with result ``r0`` and propagate proofs to its ancestors."""
+    """Record a terminal ``node`` with result ``r0`` and propagate proofs (and the length of
+    the proven lines) to its ancestors."""
     mover = mover_of(ints, node)
     value = r0 if mover == 0 else -r0
     ints[I_SOLVED, node] = WIN if value > 0 else (LOSS if value < 0 else DRAW)
+    ints[I_PROOF, node] = 0
     node = ints[I_PARENT, node]
     while node >= 0:
-        status = _status_of_children(ints, node)
+        status, plies = _status_of_children(ints, node)
         if status == UNSOLVED:
             return
         if status != DRAW and mover_of(ints, node) != ints[I_PLAYER, node]:
             status = LOSS if status == WIN else WIN
         ints[I_SOLVED, node] = status
+        ints[I_PROOF, node] = plies
         node = ints[I_PARENT, node]
 
 
@@ -283,20 +350,30 @@ def rave_update(ints, floats, meta, stamp, path, depth, moves, players, start, e
 
 @njit(cache=True)
 def best_root_child(ints, floats):
-    """The move to play: a proven win; else the most visited child that is not a proven loss
-    (the higher mean value breaks ties); a proven loss only if every child is one."""
+    """The move to play: the proven win with the shortest proven line; else the most visited
+    child that is not a proven loss (the higher mean value breaks ties); if every child is a
+    proven loss, the one that loses last."""
     first = ints[I_FIRST, 0]
     best = -1
     for child in range(first, first + ints[I_COUNT, 0]):
-        status = ints[I_SOLVED, child]
-        if status == WIN:
-            return child
         if best == -1:
             best = child
             continue
-        best_lost = ints[I_SOLVED, best] == LOSS
-        if (status == LOSS) != best_lost:
-            if best_lost:
+        status, best_status = ints[I_SOLVED, child], ints[I_SOLVED, best]
+        if (status == WIN) != (best_status == WIN):
+            if status == WIN:
+                best = child
+            continue
+        if status == WIN:
+            if ints[I_PROOF, child] < ints[I_PROOF, best]:
+                best = child
+            continue
+        if (status == LOSS) != (best_status == LOSS):
+            if best_status == LOSS:
+                best = child
+            continue
+        if status == LOSS and ints[I_PROOF, child] != ints[I_PROOF, best]:
+            if ints[I_PROOF, child] > ints[I_PROOF, best]:
                 best = child
             continue
         visits, best_visits = ints[I_VISITS, child], ints[I_VISITS, best]

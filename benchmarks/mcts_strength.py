@@ -1,5 +1,6 @@
-"""Playing strength: MCTSAgent against OpenSpiel's C++ MCTSBot on Connect Four (equal
-simulations, then equal time per move), and RAVE against plain UCT on Hex 11x11.
+"""Playing strength of plain UCT (``MCTSAgent(preset="uct")``): against OpenSpiel's C++
+MCTSBot on Connect Four (equal simulations, then equal time per move), and RAVE against plain
+UCT on Hex 11x11. (The search options: ``benchmarks/search_strength.py``.)
 
 Colours alternate; a win scores 1, a draw 0.5. Usage:
 ``python benchmarks/mcts_strength.py [--games 100] [--hex-games 100] [--simulations 1000]
@@ -60,16 +61,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.1)
     args = parser.parse_args()
     start = time.perf_counter()
-    ours = MCTSAgent(simulations=args.simulations, seed=0)
+    ours = MCTSAgent(simulations=args.simulations, seed=0, preset="uct")
     theirs = OpenSpielPlayer(args.simulations, 0.0, seed=1)
     score = match(connect_n_v0.env, ours, theirs, args.games)
     print(f"Connect Four, {args.simulations} simulations each, {args.games} games: {score:.1%}")
-    ours = MCTSAgent(time_limit=args.seconds, seed=0)
+    ours = MCTSAgent(time_limit=args.seconds, seed=0, preset="uct")
     theirs = OpenSpielPlayer(0, args.seconds, seed=1)
     score = match(connect_n_v0.env, ours, theirs, args.games)
     print(f"Connect Four, {args.seconds} s per move each, {args.games} games: {score:.1%}")
-    rave = MCTSAgent(simulations=args.simulations, rave=True, seed=0)
-    plain = MCTSAgent(simulations=args.simulations, seed=1)
+    rave = MCTSAgent(simulations=args.simulations, rave=True, seed=0, preset="uct")
+    plain = MCTSAgent(simulations=args.simulations, seed=1, preset="uct")
     score = match(lambda: hex_v0.env(size=11), rave, plain, args.hex_games)
     print(f"Hex 11x11, rave=True vs UCT, {args.simulations} simulations, {args.hex_games} games: ")
     print(f"  RAVE scores {score:.1%}")

@@ -153,13 +153,15 @@ def mcts_games() -> list[tuple[str, Any]]:
 
 
 def our_mcts_rate(game: Any, simulations: int) -> float:
-    """Simulations/s of one ``MCTSAgent`` search (UCT, c = 1.4) from ``game``'s start."""
+    """Simulations/s of one plain ``MCTSAgent`` search (UCT, c = 1.4) from ``game``'s start."""
     from agents import MCTSAgent
     from connectn_env.envs.base import BoardGameEnv
 
     env = BoardGameEnv(game)
     env.reset()
-    agent = MCTSAgent(simulations=simulations, exploration=1.4, reuse_tree=False, seed=0)
+    agent = MCTSAgent(
+        simulations=simulations, exploration=1.4, reuse_tree=False, seed=0, preset="uct"
+    )
     result = agent.search(env)
     return result.simulations / result.elapsed
 

@@ -24,7 +24,7 @@ __all__ = [
     "physical_memory",
 ]
 
-BYTES_PER_NODE = 72  # agents.tree: NUM_INT_FIELDS * 4 + NUM_FLOAT_FIELDS * 8
+BYTES_PER_NODE = 84  # agents.tree: NUM_INT_FIELDS * 4 + NUM_FLOAT_FIELDS * 8
 TREES_PER_AGENT = 2
 INDEX_LIMIT = 2**31 - 1  # node indices are int32
 MIN_NODES = 2

@@ -3,7 +3,8 @@
 Grammar::
 
     random[:seed=S]
-    mcts[:key=value,...]       keys: simulations, time, c, rave, rave_k, reuse, max_nodes, seed
+    mcts[:key=value,...]       keys: simulations, time, c, selection, rave, rave_k, pool_rave,
+                               decisive, lgr, local, preset, reuse, max_nodes, seed
     puct[:key=value,...]       keys: simulations, time, c, temperature, noise, alpha, reuse,
                                max_nodes, seed
     ab[:key=value,...]         alpha-beta; keys: depth, time, nodes, table_bits, seed
@@ -51,10 +52,11 @@ class _Key(NamedTuple):
     """A built-in agent's key: its constructor keyword, type and range."""
 
     keyword: str
-    kind: type  # bool, int or float
+    kind: type  # bool, int, float or str
     low: float | None = None
     strict: bool = False  # low itself is excluded
     high: float | None = None
+    choices: tuple[str, ...] = ()  # the values of a str key
 
 
 _KEYS: dict[str, dict[str, _Key]] = {
@@ -63,8 +65,14 @@ _KEYS: dict[str, dict[str, _Key]] = {
         "simulations": _Key("simulations", int, 1, high=MAX_SIMULATIONS),
         "time": _Key("time_limit", float, 0.0, True, MAX_SECONDS),
         "c": _Key("exploration", float, 0.0, high=1e6),
+        "selection": _Key("selection", str, choices=("ucb1", "ucb1-tuned")),
         "rave": _Key("rave", bool),
         "rave_k": _Key("rave_equivalence", float, 0.0, True, 1e12),
+        "pool_rave": _Key("pool_rave", int, 0, high=10**6),
+        "decisive": _Key("decisive", bool),
+        "lgr": _Key("lgr", bool),
+        "local": _Key("local", bool),
+        "preset": _Key("preset", str, choices=("default", "uct")),
         "reuse": _Key("reuse_tree", bool),
         "max_nodes": _Key("max_nodes", int, 2),  # and what the machine can hold
         "seed": _Key("seed", int, 0),
@@ -88,6 +96,11 @@ _KEYS: dict[str, dict[str, _Key]] = {
         "seed": _Key("seed", int, 0),
     },
     "human": {},
+}
+# the allowed values of the string keys
+_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("mcts", "selection"): ("ucb1", "ucb1-tuned"),
+    ("mcts", "preset"): ("default", "uct"),
 }
 BUILTIN_KINDS = tuple(_KEYS)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -253,6 +266,10 @@ def _check_value(spec: _Key, key: str, value: Any, raw: str | None = None) -> Va
     """``value`` of a built-in agent's key, of the key's type (an int is a fine float) and
     within its range; ``raw``: the text it was parsed from, for messages."""
     shown = repr(value) if raw is None else raw
+    if spec.kind is str:
+        if value not in spec.choices:
+            raise ValueError(f"{key} must be one of {', '.join(spec.choices)}, got {shown}")
+        return value
     if spec.kind is bool:
         ok = isinstance(value, bool)
     elif spec.kind is int:

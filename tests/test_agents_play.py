@@ -66,8 +66,8 @@ def test_same_seed_same_moves(rave, backend):
 
 def test_rave_changes_the_search_and_fills_amaf():
     env = play(lambda: hex_v0.env(size=7), [24])
-    plain = MCTSAgent(simulations=3000, seed=0).search(env)
-    rave = MCTSAgent(simulations=3000, seed=0, rave=True).search(env)
+    plain = MCTSAgent(simulations=3000, seed=0, preset="uct").search(env)
+    rave = MCTSAgent(simulations=3000, seed=0, preset="uct", rave=True).search(env)
     assert not np.array_equal(plain.visits, rave.visits)
     assert rave.simulations == plain.simulations == 3000
 

@@ -160,7 +160,7 @@ CONSTRUCTORS: dict[str, tuple[Callable[[Any], Any], Callable[[Any], bool]]] = {
     "HexGame(rows)": (lambda v: HexGame(rows=v), optional(int_in(1, 32))),
     "GameConfig(name)": (
         lambda v: GameConfig(v),
-        one_of("connect_four", "tictactoe", "connect_n", "gomoku", "hex"),
+        one_of("connect_four", "tictactoe", "connect_n", "gomoku", "hex", "othello"),
     ),
     "BoardGameGymEnv(learner_side)": (
         lambda v: BoardGameGymEnv(tictactoe(), learner_side=v),
@@ -193,12 +193,27 @@ CONSTRUCTORS: dict[str, tuple[Callable[[Any], Any], Callable[[Any], bool]]] = {
         lambda v: agents.MCTSAgent(time_limit=v),
         optional(number_in(0.0, strict=True)),
     ),
-    "MCTSAgent(exploration)": (lambda v: agents.MCTSAgent(exploration=v), number_in(0.0)),
-    "MCTSAgent(rave)": (lambda v: agents.MCTSAgent(rave=v), is_bool),
+    "MCTSAgent(exploration)": (
+        lambda v: agents.MCTSAgent(exploration=v),
+        optional(number_in(0.0)),
+    ),
+    "MCTSAgent(rave)": (lambda v: agents.MCTSAgent(rave=v), optional(is_bool)),
     "MCTSAgent(rave_equivalence)": (
         lambda v: agents.MCTSAgent(rave_equivalence=v),
-        number_in(0.0, strict=True),
+        optional(number_in(0.0, strict=True)),
     ),
+    "MCTSAgent(selection)": (
+        lambda v: agents.MCTSAgent(selection=v),
+        optional(one_of("ucb1", "ucb1-tuned")),
+    ),
+    "MCTSAgent(pool_rave)": (
+        lambda v: agents.MCTSAgent(rave=True, pool_rave=v),
+        optional(int_in(0)),
+    ),
+    "MCTSAgent(decisive)": (lambda v: agents.MCTSAgent(decisive=v), optional(is_bool)),
+    "MCTSAgent(lgr)": (lambda v: agents.MCTSAgent(lgr=v), optional(is_bool)),
+    "MCTSAgent(local)": (lambda v: agents.MCTSAgent(local=v), optional(is_bool)),
+    "MCTSAgent(preset)": (lambda v: agents.MCTSAgent(preset=v), one_of("default", "uct")),
     "MCTSAgent(reuse_tree)": (lambda v: agents.MCTSAgent(reuse_tree=v), is_bool),
     "MCTSAgent(max_nodes) below the memory bound": (
         lambda v: agents.MCTSAgent(max_nodes=v),

@@ -50,7 +50,7 @@ def test_a_whole_game_through_the_command_line():
     assert "You play X (you move first) against random." in out
     assert "cell name 'zz' must be column letters then a row number" in out
     assert "cell 'd9' is off the 3 x 3 board (a1 to c3)" in out
-    assert "Commands: undo, new, hint, switch, help, quit." in out
+    assert "Commands: undo, new, hint, analyse, switch, help, quit." in out
     assert "a1 is already taken: choose an empty cell" in out
     assert "AI (O) plays" in out
     assert sum(result in out for result in RESULTS) == 1
@@ -101,6 +101,15 @@ def test_columns_hint_undo_and_new_in_connect_four():
     assert "Took back 2 moves." in out and "Nothing to undo." in out
     assert "New game." in out
     assert session.moves == ()
+
+
+def test_analyse_prints_the_tree_of_the_latest_search():
+    agent = agents.MCTSAgent(simulations=400, seed=0)
+    status, out, _ = terminal_game("connect_four", agent, ["analyse", "4", "analyze", "quit"])
+    assert status == 0
+    assert "No search to analyse yet" in out
+    tree = out.split("Search tree of the AI's move at move 2:\n")[1]
+    assert tree.startswith("root: 400 visits") and "principal variation: " in tree
 
 
 def test_column_full_is_explained():

@@ -242,6 +242,21 @@ def test_analysis_overlay_tints_empty_cells_only(game, params, click_at):
         window.close()
 
 
+def test_analysis_caption_names_the_line_and_the_proven_moves():
+    agent = agents.MCTSAgent(simulations=3000, seed=0, preset="uct")
+    window = make_window(agent=agent)
+    try:
+        for i in range(3):  # three in column 1: the AI must block, every other column loses
+            click(window, 0, 0)
+            run_until(window, lambda i=i: len(window.session.moves) == 2 * (i + 1))
+        press(window, pygame.K_a)
+        caption = window._analysis_caption()
+        assert window.session.analysis.result.action == 0
+        assert "; line 1 " in caption and "loss" in caption.split("; proven ")[1]
+    finally:
+        window.close()
+
+
 def test_a_whole_game_shows_the_result_and_is_recorded(tmp_path):
     window = make_window("tictactoe", agent="random")
     session = window.session

@@ -117,7 +117,10 @@ def test_factory_returning_no_agent_is_a_type_error() -> None:
     ("text", "message"),
     [
         ("bogus", r"unknown agent spec 'bogus'.*random.*mcts.*simulations, time, c.*puct.*human"),
-        ("mcts:foo=1", r"unknown key 'foo' for mcts; valid keys: simulations, time, c, rave"),
+        (
+            "mcts:foo=1",
+            r"unknown key 'foo' for mcts; valid keys: simulations, time, c, selection, rave",
+        ),
         ("puct:rave=true", r"unknown key 'rave' for puct; valid keys: simulations, time, c, "),
         ("random:simulations=3", r"unknown key 'simulations' for random; valid keys: seed"),
         ("human:level=3", r"unknown key 'level' for human; valid keys: none"),
@@ -181,7 +184,7 @@ def test_human_can_be_refused_and_non_strings_are_type_errors() -> None:
         ("mcts:simulations=" + "9" * 500, r"simulations is a number of 500 characters"),
         ("mcts:" + "c=1," * 300, r"has 1,205 characters; at most 1000 are allowed"),
         ("arena_helpers:first_legal:depth=1e999", r"depth must be a finite number, got 1e999"),
-        ("mcts:max_nodes=99999999999", r"max_nodes must be at most \d+ \(2 trees of 72 bytes"),
+        ("mcts:max_nodes=99999999999", r"max_nodes must be at most \d+ \(2 trees of 84 bytes"),
         ("puct:max_nodes=1", r"max_nodes must be at least 2, got 1"),
     ],
 )

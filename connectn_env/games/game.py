@@ -23,6 +23,7 @@ from connectn_env.games.coords import cell_name, parse_cell_name
 from connectn_env.games.parameters import Parameter
 from connectn_env.games.representation import Representation
 from connectn_env.games.state import GameState
+from connectn_env.games.tactics import Tactics
 
 MAX_SIDE = 32
 STONE_CHARS = {0: ".", 1: "x", 2: "o"}
@@ -81,6 +82,14 @@ class BoardGame:
         num_actions: Size of the action space.
         max_moves: Most actions a game can last.
         gravity: True if an action names a column and the stone drops.
+        search_defaults: Keyword options of ``agents.MCTSAgent`` for its strongest search on
+            this game (measured; see the README); ``MCTSAgent()`` uses them for the options
+            it is not given.
+        tactics: The game's :class:`~connectn_env.games.tactics.Tactics` (fast answers for
+            the search's roll-out policies), or None: the search then uses the generic ones
+            built from the kernels.
+        neighbourhoods: True if the moves are cells with neighbours, so that the search's
+            ``local`` option (moves near the stones) works.
     """
 
     name: ClassVar[str] = "board_game"
@@ -90,8 +99,11 @@ class BoardGame:
     action_help: ClassVar[str] = "cell ``r * cols + c``"
     PARAMETERS: ClassVar[tuple[Parameter, ...]] = ()
     EXAMPLE_PARAMETERS: ClassVar[tuple[dict[str, Any], ...]] = ()
+    search_defaults: ClassVar[dict[str, Any]] = {}
 
     gravity: bool = False
+    tactics: Tactics | None = None
+    neighbourhoods: bool = False
 
     def __init__(self, **kwargs: Any) -> None:
         allowed = {p.name: p for p in self.PARAMETERS}

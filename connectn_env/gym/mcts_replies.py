@@ -1,8 +1,8 @@
 """Compiled MCTS replies for the native vector env (imported only for ``opponent="mcts"``).
 
-Each flagged board gets a fresh UCT search of the one compiled search loop
-(``agents.loop.search_action``, random play-out evaluator) driven by the board's own
-xorshift generator; one tree buffer and one workspace serve every board in turn.
+Each flagged board gets a fresh search of the one compiled search loop
+(``agents.loop.search_action``, with the agent's evaluator and options) driven by the board's
+own xorshift generator; one tree buffer and one workspace serve every board in turn.
 """
 
 from __future__ import annotations
@@ -17,13 +17,15 @@ NATIVE_MCTS_KWARGS = frozenset({"simulations", "exploration", "max_nodes", "reus
 
 
 @njit(cache=True)
-def mcts_replies(kernels, params, states, which, rngs, simulations, config, tree, workspace, data):
-    """Play the UCT search's move on every flagged board."""
+def mcts_replies(
+    kernels, evaluator, params, states, which, rngs, simulations, config, tree, workspace, data
+):
+    """Play the search's move on every flagged board."""
     for i in range(states.shape[0]):
         if which[i]:
             action = search_action(
                 kernels,
-                None,
+                evaluator,
                 params,
                 states[i],
                 tree,

@@ -277,21 +277,22 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
     def _replies(self, which: np.ndarray) -> None:
         """The opponent moves on the flagged boards."""
         if self._mcts is not None:
-            from agents.loop import SearchConfig, new_workspace
-            from agents.tree import MODE_UCT, new_tree
+            from agents.loop import new_workspace
+            from agents.tree import new_tree
             from connectn_env.gym.mcts_replies import mcts_replies
 
-            simulations, exploration, max_nodes = self._mcts
+            simulations, agent, max_nodes = self._mcts
             game = self.game
             if self._tree is None:
                 workspace = new_workspace(
                     game.kernels, game.params, self._initial, game.num_actions, game.max_moves
                 )
                 self._tree = (new_tree(max_nodes), workspace)
-            config = SearchConfig(MODE_UCT, exploration, 1.0, 1, False)
+            config, evaluator, data = agent.compiled_setup(game)  # the agent's options
             self._compiled(
                 mcts_replies,
                 game.kernels,
+                evaluator,
                 self._params,
                 self._states,
                 which,
@@ -300,7 +301,7 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
                 config,
                 self._tree[0],
                 self._tree[1],
-                self._scratch[:0],
+                data,
             )
             return
         if self._opponents is None:
@@ -446,7 +447,8 @@ def _reply_plan(
     opponent: Any, opponent_kwargs: dict[str, Any] | None, game: BoardGame, num_envs: int
 ) -> tuple[tuple[int, float, int] | None, list[Opponent] | None]:
     """How the opponent replies: ``(mcts, adapters)``. Compiled random play: (None, None);
-    compiled UCT: ((simulations, exploration, max_nodes), None); else one adapter per board."""
+    compiled MCTS: ((simulations, agent, max_nodes), None), the agent giving its options for
+    the game (:meth:`agents.MCTSAgent.compiled_setup`); else one adapter per board."""
     first = make_opponent(opponent, opponent_kwargs, game)  # validates the arguments
     if isinstance(first, RandomOpponent):
         return None, None
@@ -455,7 +457,8 @@ def _reply_plan(
 
         if set(opponent_kwargs or {}) <= NATIVE_MCTS_KWARGS:
             agent = first.agent
-            return (agent.simulations or 1000, agent.exploration, agent.max_nodes), None
+            agent.compiled_setup(game)  # refuses options the game cannot honour, at once
+            return (agent.simulations or 1000, agent, agent.max_nodes), None
     others = [make_opponent(opponent, opponent_kwargs, game) for _ in range(num_envs - 1)]
     return None, [first, *others]
 

@@ -15,7 +15,7 @@ from connectn_env.render.style import load_style
 from connectn_env.safetext import printable
 
 NAMES = (STONE_CHARS[1], STONE_CHARS[2])
-COMMANDS = ("undo", "new", "hint", "switch", "help", "quit")
+COMMANDS = ("undo", "new", "hint", "analyse", "switch", "help", "quit")
 PROGRESS_EVERY = 0.25  # seconds between progress lines on a terminal
 QUIT, CHANGED, SAME = "quit", "changed", "same"
 HELP_WIDTH = 79  # introduction and help lines are wrapped to this many characters
@@ -126,6 +126,8 @@ class TerminalGame:
             return CHANGED
         if word == "hint":
             return self._hint()
+        if word in ("analyse", "analyze"):
+            return self._analyse()
         if session.over:
             self._say(f"The game is over: type new, undo or quit (not {line!r}).")
             return SAME
@@ -146,6 +148,17 @@ class TerminalGame:
             self._say("The game is over: no hint.")
         else:
             self._agent_moves(HINT)
+        return SAME
+
+    def _analyse(self) -> str:
+        """Print the tree of the latest search (the AI's move or a hint)."""
+        analysis = self.session.analysis
+        tree_text = getattr(getattr(analysis, "result", None), "tree_text", None)
+        if tree_text is None:
+            self._say("No search to analyse yet: it appears after the AI's first search.")
+            return SAME
+        who = "the AI's move" if analysis.kind == MOVE else "your hint"
+        self._say(f"Search tree of {who} at move {len(analysis.moves) + 1}:\n{tree_text()}")
         return SAME
 
     # --- the agent -----------------------------------------------------------------------
@@ -216,7 +229,8 @@ class TerminalGame:
         return "\n".join([*(_wrap(line) for line in lines), self._help()])
 
     def _help(self) -> str:
-        commands = [c for c in COMMANDS if c != "hint" or self.session.agent is not None]
+        needs_agent = ("hint", "analyse")
+        commands = [c for c in COMMANDS if c not in needs_agent or self.session.agent is not None]
         return "\n".join(
             _wrap(line)
             for line in (

@@ -327,7 +327,7 @@ class PlayWindow:
                 for a in unseen[:HEAT_LABELS]
             )
             text += f" (also {', '.join(names)})"
-        return text
+        return text + _search_label(self.session.game, result)
 
     def _heat_cells(self, pi: np.ndarray) -> dict[int, tuple[int, int]]:
         """The empty cell where each searched move would put its stone (moves whose cell is
@@ -406,6 +406,21 @@ def run_window(session: GameSession, *, title: str = "connectn play", fps: float
         return explain_no_window(problem)
     window.run(fps=fps)
     return 0
+
+
+def _search_label(game: Any, result: Any) -> str:
+    """``"; line 4 4 3; proven 5 win"``: the start of the principal variation and the moves
+    the solver proved (from ``SearchResult``; "" for what a result does not have)."""
+    text = ""
+    line = getattr(result, "principal_variation", ())[:3]
+    if line:
+        text += "; line " + " ".join(game.action_name(a) for a in line)
+    proven = getattr(result, "proven_moves", None) or {}
+    moves = sorted(proven.items(), key=lambda item: ("win", "draw", "loss").index(item[1]))
+    if moves:
+        text += "; proven " + ", ".join(f"{game.action_name(a)} {s}" for a, s in moves[:2])
+        text += " ..." if len(moves) > 2 else ""
+    return text
 
 
 __all__ = ["HINT_COLOUR", "PlayWindow", "run_window"]

@@ -6,11 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from connectn_env.games.connect_n import bitboard, bitboard_heuristics
+from connectn_env.games.connect_n import bitboard, bitboard_heuristics, bitboard_tactics
 from connectn_env.games.contract import Status
 from connectn_env.games.game import MAX_SIDE, BoardGame, Symmetry
 from connectn_env.games.heuristics import Heuristics
-from connectn_env.games.lib import line_heuristics, placement
+from connectn_env.games.lib import line_heuristics, placement, placement_tactics
 from connectn_env.games.lib.lines import winning_line_cells
 from connectn_env.games.parameters import Parameter
 from connectn_env.games.registry import Preset
@@ -38,6 +38,7 @@ class ConnectNGame(BoardGame):
     gym_name = "ConnectN"
     summary = "n in a row on a rows x cols board, with or without gravity"
     action_help = "gravity: column ``0 .. cols-1``; otherwise cell ``r * cols + c``"
+    search_defaults = {"decisive": True, "lgr": True}
     PARAMETERS = (
         Parameter("rows", int, 6, "board height", low=1, high=MAX_SIDE, test_high=8),
         Parameter("cols", int, 7, "board width", low=1, high=MAX_SIDE, test_high=9),
@@ -70,7 +71,12 @@ class ConnectNGame(BoardGame):
         rows, cols, n = parameters["rows"], parameters["cols"], parameters["n"]
         self.gravity = parameters["gravity"]
         self.n = n
+        self.neighbourhoods = not self.gravity
+        self.tactics = placement_tactics.GRAVITY_TACTICS
+        if not self.gravity:
+            self.tactics = placement_tactics.TACTICS
         if self.gravity and bitboard.fits(rows, cols):
+            self.tactics = bitboard_tactics.TACTICS
             params = bitboard.make_params(rows, cols, n)
             representation = Representation(
                 bitboard.KERNELS,

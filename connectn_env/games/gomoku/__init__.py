@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from connectn_env.games.game import MAX_SIDE, BoardGame
-from connectn_env.games.lib import line_heuristics, placement
+from connectn_env.games.lib import line_heuristics, placement, placement_tactics
 from connectn_env.games.lib.lines import winning_line_cells
 from connectn_env.games.parameters import Parameter
 from connectn_env.games.representation import Representation
@@ -31,6 +31,13 @@ class GomokuGame(BoardGame):
     summary = "five in a row on a go board (freestyle or exactly five)"
     render_style = "go"
     heuristics = line_heuristics.HEURISTICS  # key and open-line evaluation for alpha-beta
+    search_defaults = {
+        "decisive": True,
+        "local": True,
+        "rave": True,
+        "exploration": 0.0,
+        "rave_equivalence": 3000.0,
+    }
     PARAMETERS = (
         Parameter("size", int, 15, "side of a square board", low=5, high=MAX_SIDE, test_high=11),
         Parameter(
@@ -65,6 +72,8 @@ class GomokuGame(BoardGame):
     def _build(self, parameters: dict[str, Any]) -> tuple[Representation, int, int, int]:
         rows, cols = parameters["rows"], parameters["cols"]
         self.rule = parameters["rule"]
+        self.tactics = placement_tactics.TACTICS
+        self.neighbourhoods = True
         params = placement.make_params(
             rows, cols, FIVE, exact=self.rule == "standard", gravity=False
         )

@@ -10,6 +10,7 @@ from connectn_env.games.contract import Status
 from connectn_env.games.game import MAX_SIDE, STONE_CHARS, BoardGame, Symmetry
 from connectn_env.games.hex import heuristics as hex_heuristics
 from connectn_env.games.hex import kernels
+from connectn_env.games.hex.tactics import TACTICS
 from connectn_env.games.lib.header import HEADER
 from connectn_env.games.parameters import Parameter
 from connectn_env.games.representation import Representation
@@ -40,6 +41,7 @@ class HexGame(BoardGame):
     render_style = "hex"
     heuristics = hex_heuristics.HEURISTICS  # key and shortest-path evaluation for alpha-beta
     action_help = "cell ``r * cols + c``; with swap, ``rows * cols`` is the swap"
+    search_defaults = {"rave": True, "exploration": 0.0, "rave_equivalence": 10000.0}
     PARAMETERS = (
         Parameter("size", int, 11, "side of a square board", low=1, high=MAX_SIDE, test_high=9),
         Parameter(
@@ -74,6 +76,7 @@ class HexGame(BoardGame):
     def _build(self, parameters: dict[str, Any]) -> tuple[Representation, int, int, int]:
         rows, cols = parameters["rows"], parameters["cols"]
         self.swap = parameters["swap"]
+        self.tactics = TACTICS
         params = kernels.make_params(rows, cols, swap=self.swap)
         representation = Representation(
             kernels.KERNELS,

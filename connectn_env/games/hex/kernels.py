@@ -272,28 +272,35 @@ def playout(params, state, rng, workspace, moves, players, count):
         pads[j] = pads[i]
         board[pad] = player + 1
         player = 1 - player
-    stack = pads  # the empty-cell list is no longer needed
+    state[H_OUTCOME] = full_board_outcome(params, board, pads)  # pads: no longer needed
+    return count
+
+
+@njit(cache=True)
+def full_board_outcome(params, board, stack):
+    """The winner of a full padded board: one flood fill from player_0's top edge (marks the
+    stones it reaches ``SEEN``). ``stack``: int64 work array of ``rows * cols`` entries."""
+    rows = params[P_ROWS]
+    cols = params[P_COLS]
+    width = cols + 1
     top = 0
     for pad in range(width + 1, width + 1 + cols):
         if board[pad] == PLAYER_0_STONE:
             board[pad] = SEEN
             stack[top] = pad
             top += 1
-    outcome = _PLAYER_1_WINS  # no draws: unless player_0 connects
     last_row = rows * width  # padded indices above this are in the bottom row
     while top > 0:
         top -= 1
         pad = stack[top]
         if pad > last_row:
-            outcome = _PLAYER_0_WINS
-            break
+            return _PLAYER_0_WINS
         for step in neighbour_steps(width):
             if board[pad + step] == PLAYER_0_STONE:
                 board[pad + step] = SEEN
                 stack[top] = pad + step
                 top += 1
-    state[H_OUTCOME] = outcome
-    return count
+    return _PLAYER_1_WINS  # no draws: unless player_0 connects
 
 
 @compiled_kernel

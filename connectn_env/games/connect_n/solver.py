@@ -1,0 +1,243 @@
+"""A perfect Connect Four solver: compiled negamax with alpha-beta pruning on bitboards, a
+transposition table and null-window searches (Pascal Pons' design, "Solving Connect 4",
+2019), for four in a row with gravity on boards of up to 64 bits (``(rows + 1) * cols``).
+
+Scores follow Pons' convention, for the player to move: 0 for a draw; a win with the
+player's ``k``-th last stone that the board can hold scores ``k`` (``(rows * cols + 1 -
+moves) // 2`` for a win with the next stone), a loss the opposite. The higher the score the
+sooner the win (or the later the loss).
+
+Mid-game positions of Connect Four (12 or more stones) take milliseconds to a second; early
+ones far longer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+from connectn_env.games.connect_n.bitboard_tactics import board_masks, winning_cells
+
+TABLE_SIZE = (1 << 23) + 9  # a prime: the stored low 32 bits of a key then identify it
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_NO_VALUE = 0  # stored values are score - min_score + 1 > 0
+
+
+@njit(cache=True)
+def _popcount(bits):
+    count = 0
+    while bits != _ZERO:
+        bits &= bits - _ONE
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _winning(current, mask, rows, board):
+    """The empty cells where a stone of the player owning ``current`` completes four."""
+    return winning_cells(current, 4, rows + 1) & (board ^ mask)
+
+
+@njit(cache=True)
+def _non_losing_moves(current, mask, rows, bottom, board):
+    """The playable cells that do not let the opponent win at once (0: every move loses)."""
+    possible = (mask + bottom) & board
+    opponent_win = _winning(current ^ mask, mask, rows, board)
+    forced = possible & opponent_win
+    if forced != _ZERO:
+        if forced & (forced - _ONE) != _ZERO:
+            return _ZERO  # two threats to stop
+        possible = forced
+    return possible & ~(opponent_win >> _ONE)  # never under an opponent's winning cell
+
+
+@njit(cache=True)
+def _negamax(current, mask, moves, alpha, beta, rows, cols, bottom, board, tables):
+    """The score of the position within ``[alpha, beta]``; the player to move cannot win at
+    once (checked by the caller). ``tables``: the transposition table's keys and values and
+    the move-ordering rows (one per depth)."""
+    keys, values, order_moves, order_scores = tables
+    cells = rows * cols
+    playable = _non_losing_moves(current, mask, rows, bottom, board)
+    if playable == _ZERO:
+        return -((cells - moves) // 2)
+    if moves >= cells - 2:
+        return 0
+    low = -((cells - 2 - moves) // 2)
+    if alpha < low:
+        alpha = low
+        if alpha >= beta:
+            return alpha
+    high = (cells - 1 - moves) // 2
+    key = current + mask
+    slot = np.int64(key % np.uint64(keys.shape[0]))
+    if keys[slot] == np.uint32(key & np.uint64(0xFFFFFFFF)) and values[slot] != _NO_VALUE:
+        high = values[slot] + (-(cells // 2) + 3) - 1
+    if beta > high:
+        beta = high
+        if alpha >= beta:
+            return beta
+    # order: more threats created first, then centre columns first
+    order_moves = order_moves[moves]
+    order_scores = order_scores[moves]
+    count = 0
+    height = rows + 1
+    column_bits = (_ONE << np.uint64(rows)) - _ONE
+    for i in range(cols):
+        column = cols // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2)
+        move = playable & (column_bits << np.uint64(column * height))
+        if move == _ZERO:
+            continue
+        score = _popcount(_winning(current | move, mask, rows, board))
+        position = count
+        while position > 0 and order_scores[position - 1] < score:
+            order_moves[position] = order_moves[position - 1]
+            order_scores[position] = order_scores[position - 1]
+            position -= 1
+        order_moves[position] = move
+        order_scores[position] = score
+        count += 1
+    for i in range(count):
+        move = order_moves[i]
+        child_current = current ^ mask
+        child_mask = mask | move
+        score = -_negamax(
+            child_current, child_mask, moves + 1, -beta, -alpha, rows, cols, bottom, board, tables
+        )
+        if score >= beta:
+            return score
+        if score > alpha:
+            alpha = score
+    keys[slot] = np.uint32(key & np.uint64(0xFFFFFFFF))
+    values[slot] = alpha - (-(cells // 2) + 3) + 1
+    return alpha
+
+
+@njit(cache=True)
+def _solve(current, mask, moves, rows, cols, tables):
+    """The exact score of the position (Pons' convention)."""
+    bottom, board = board_masks(rows, cols)
+    cells = rows * cols
+    possible = (mask + bottom) & board
+    if _winning(current, mask, rows, board) & possible != _ZERO:
+        return (cells + 1 - moves) // 2
+    low = -((cells - moves) // 2)
+    high = (cells + 1 - moves) // 2
+    while low < high:
+        middle = low + (high - low) // 2
+        if middle <= 0 and low // 2 < middle:
+            middle = low // 2
+        elif middle >= 0 and high // 2 > middle:
+            middle = high // 2
+        result = _negamax(
+            current, mask, moves, middle, middle + 1, rows, cols, bottom, board, tables
+        )
+        if result <= middle:
+            high = result
+        else:
+            low = result
+    return low
+
+
+class Connect4Solver:
+    """Exact scores of Connect Four positions (four in a row, gravity; 6 x 7 by default).
+
+    The transposition table (about 40 MB) is kept between calls, so related positions (the
+    children of one position) are solved faster together.
+
+    Args:
+        rows: Board height.
+        cols: Board width; ``(rows + 1) * cols`` must be at most 64.
+    """
+
+    def __init__(self, rows: int = 6, cols: int = 7) -> None:
+        if not (isinstance(rows, int) and isinstance(cols, int)) or rows < 1 or cols < 1:
+            raise ValueError(f"rows and cols must be positive ints, got {rows!r} x {cols!r}")
+        if (rows + 1) * cols > 64:
+            raise ValueError(f"a {rows} x {cols} board does not fit 64 bits: (rows + 1) * cols")
+        self.rows = rows
+        self.cols = cols
+        self._tables = (
+            np.zeros(TABLE_SIZE, dtype=np.uint32),
+            np.zeros(TABLE_SIZE, dtype=np.int8),
+            np.zeros((rows * cols + 1, cols), dtype=np.uint64),
+            np.zeros((rows * cols + 1, cols), dtype=np.int64),
+        )
+
+    def _position(self, moves: Sequence[int]) -> tuple[np.uint64, np.uint64, int]:
+        """``(current, mask, count)`` after ``moves`` (0-based columns)."""
+        rows, cols = self.rows, self.cols
+        height = rows + 1
+        current, mask = 0, 0
+        heights = [0] * cols
+        for i, column in enumerate(moves):
+            column = int(column)
+            if not 0 <= column < cols or heights[column] == rows:
+                raise ValueError(f"move {i} ({column}) is not a legal column here")
+            bit = 1 << (column * height + heights[column])
+            heights[column] += 1
+            current ^= mask
+            mask |= bit
+            if _has_four(current ^ mask, height):  # the player who just moved
+                raise ValueError(f"the game is over after move {i} of {list(moves)}")
+        return np.uint64(current), np.uint64(mask), len(moves)
+
+    def solve(self, moves: Sequence[int]) -> int:
+        """The score for the player to move after ``moves`` (0-based columns).
+
+        Raises:
+            ValueError: an illegal move, a finished game or a full board.
+        """
+        current, mask, count = self._position(moves)
+        if count == self.rows * self.cols:
+            raise ValueError("the board is full")
+        return int(_solve(current, mask, count, self.rows, self.cols, self._tables))
+
+    def move_scores(self, moves: Sequence[int]) -> dict[int, int]:
+        """``{column: score for the player to move if they play there}`` for every legal
+        column (a win at once scores ``(rows * cols + 1 - len(moves)) // 2``)."""
+        self._position(moves)  # validates
+        scores = {}
+        for column in range(self.cols):
+            if sum(1 for m in moves if int(m) == column) == self.rows:
+                continue
+            after = [*moves, column]
+            if _wins(after, self.rows, self.cols):
+                scores[column] = (self.rows * self.cols + 1 - len(moves)) // 2
+            elif len(after) == self.rows * self.cols:
+                scores[column] = 0
+            else:
+                scores[column] = -self.solve(after)
+        return scores
+
+
+def _has_four(bits: int, height: int) -> bool:
+    for step in (1, height, height - 1, height + 1):
+        pair = bits & (bits >> step)
+        if pair & (pair >> 2 * step):
+            return True
+    return False
+
+
+def _wins(moves: Sequence[int], rows: int, cols: int) -> bool:
+    """True if the last of ``moves`` completes four."""
+    height = rows + 1
+    heights = [0] * cols
+    stones = [0, 0]
+    for i, column in enumerate(moves):
+        stones[i % 2] |= 1 << (int(column) * height + heights[int(column)])
+        heights[int(column)] += 1
+    return _has_four(stones[(len(moves) - 1) % 2], height)
+
+
+def parse_columns(text: str) -> list[int]:
+    """``"4453"`` (1-based columns, as in Pons' test sets) -> ``[3, 3, 4, 2]``."""
+    if not text.isdigit():
+        raise ValueError(f"expected digits 1-9 naming columns, got {text!r}")
+    return [int(ch) - 1 for ch in text]
+
+
+__all__ = ["TABLE_SIZE", "Connect4Solver", "parse_columns"]

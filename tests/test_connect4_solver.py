@@ -1,0 +1,130 @@
+"""The Connect Four solver of the move-quality benchmark: published scores of positions from
+Pascal Pons' test sets, agreement with a brute-force negamax on a small board, move scores,
+bad input."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from connectn_env.games import ConnectNGame
+from connectn_env.games.connect_n.solver import Connect4Solver, parse_columns
+
+# (moves as 1-based columns, score for the player to move), from Pons' test sets
+KNOWN = [
+    ("2252576253462244111563365343671351441", -1),
+    ("74425337641465475671176741236615215533", 0),
+    ("43745416472735", -13),
+    ("427631264721", 10),
+    ("335662333565", -2),
+    ("157564142155", -5),
+    ("32164625", 11),
+    ("6146", 18),
+    ("4737", 18),
+]
+
+
+@pytest.fixture(scope="module")
+def solver():
+    return Connect4Solver()
+
+
+@pytest.mark.parametrize(("moves", "score"), KNOWN)
+def test_published_scores(solver, moves, score):
+    assert solver.solve(parse_columns(moves)) == score
+
+
+def test_move_scores_agree_with_the_position_score(solver):
+    moves = parse_columns("427631264721")
+    scores = solver.move_scores(moves)
+    assert set(scores) == set(range(7))
+    assert max(scores.values()) == solver.solve(moves) == 10
+    # a win at once scores the most: x to move after 1 1 2 2 3 3 wins in column 4
+    scores = solver.move_scores(parse_columns("112233"))
+    assert scores[3] == (42 + 1 - 6) // 2 == max(scores.values())
+
+
+ROWS, COLS = 4, 5
+
+
+def _wins(columns: tuple[str, ...], col: int) -> bool:
+    """Whether the stone on top of ``col`` makes four in a row."""
+    row, stone = len(columns[col]) - 1, columns[col][-1]
+
+    def at(r: int, c: int) -> str:
+        return columns[c][r] if 0 <= c < COLS and 0 <= r < len(columns[c]) else ""
+
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            r, c = row + sign * dr, col + sign * dc
+            while at(r, c) == stone:
+                run, r, c = run + 1, r + sign * dr, c + sign * dc
+        if run >= 4:
+            return True
+    return False
+
+
+@cache
+def brute_score(columns: tuple[str, ...]) -> int:
+    """Negamax over every continuation of a position (the stones of each column, bottom
+    first), Pons' scoring, on the small board; positions are cached, not move orders."""
+    plies = sum(map(len, columns))
+    mover = "xo"[plies % 2]
+    best = -ROWS * COLS
+    for col in range(COLS):
+        if len(columns[col]) == ROWS:
+            continue
+        after = (*columns[:col], columns[col] + mover, *columns[col + 1 :])
+        if _wins(after, col):
+            score = (ROWS * COLS + 1 - plies) // 2
+        elif plies + 1 == ROWS * COLS:
+            score = 0
+        else:
+            score = -brute_score(after)
+        best = max(best, score)
+    return best
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(6, 16))
+def test_agrees_with_brute_force_on_a_small_board(seed, plies):
+    rng = np.random.default_rng(seed)
+    state = ConnectNGame(rows=ROWS, cols=COLS, n=4).new_initial_state()
+    for _ in range(plies):
+        if state.is_terminal():
+            return
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    if state.is_terminal():
+        return
+    moves = tuple(state.history())
+    columns = [""] * COLS
+    for ply, move in enumerate(moves):
+        columns[move] += "xo"[ply % 2]
+    assert Connect4Solver(ROWS, COLS).solve(moves) == brute_score(tuple(columns))
+
+
+@pytest.mark.parametrize(
+    ("moves", "message"),
+    [
+        ([7], "move 0 .7. is not a legal column"),
+        ([0] * 7, "move 6 .0. is not a legal column"),
+        ([0, 1, 0, 1, 0, 1, 0, 1], "the game is over after move 6"),
+    ],
+)
+def test_bad_positions_are_refused(solver, moves, message):
+    with pytest.raises(ValueError, match=message):
+        solver.solve(moves)
+
+
+def test_bad_boards_are_refused():
+    with pytest.raises(ValueError, match="does not fit 64 bits"):
+        Connect4Solver(rows=8, cols=8)
+    with pytest.raises(ValueError, match="positive ints"):
+        Connect4Solver(rows=0)
+    with pytest.raises(ValueError, match="digits"):
+        parse_columns("4a")
