@@ -7,9 +7,8 @@ walks every unfinished search to its next leaf with the compiled loop
 (:func:`agents.loop.run_simulations` with ``external=True``), writes each leaf's observation,
 player to move and legal mask into batch arrays, calls the evaluator once on the whole batch,
 and backs the answers up with :func:`agents.loop.resolve_leaf`; the tree work is compiled,
-only the evaluator call is Python. :class:`BatchedSelfPlay` plays whole games on it: Dirichlet
-noise at each root, a temperature schedule, tree reuse between moves, finished games handed
-back as training data.
+only the evaluator call is Python. :class:`agents.selfplay.BatchedSelfPlay` plays whole games
+on it.
 
 The evaluator is any callable ``evaluate(observations, players, masks) -> (priors, values)``
 over a batch: ``observations`` int8 ``(n, rows, cols, 2)`` planes ``[player to move,
@@ -22,7 +21,6 @@ for the player to move.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -35,7 +33,12 @@ from connectn_env.games import BoardGame, GameState, Outcome
 from connectn_env.games.lib.rng import new_rng, xorshift_next
 from connectn_env.games.validation import require_int, require_number
 
-__all__ = ["BatchEvaluator", "BatchedSearch", "BatchedSelfPlay", "SelfPlayGame", "uniform_evaluator"]
+__all__ = [
+    "BatchEvaluator",
+    "BatchedSearch",
+    "search_config",
+    "uniform_evaluator",
+]
 
 BatchEvaluator = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[Any, Any]]
 
@@ -249,9 +252,7 @@ def _advance(kernels, params, roots, trees, spare, g, action, reuse, room):
             break
     player = kernels.player(params, roots[g])
     if reuse and child >= 0 and ints[g, t.I_COUNT, child] > 0:
-        size = t.compact_subtree(
-            ints[g], floats[g], child, spare_ints, spare_floats, spare_meta
-        )
+        size = t.compact_subtree(ints[g], floats[g], child, spare_ints, spare_floats, spare_meta)
         if size + room <= ints.shape[2]:
             ints[g, :, :size] = spare_ints[:, :size]
             floats[g, :, :size] = spare_floats[:, :size]
@@ -270,14 +271,10 @@ def _outcome_of(kernels, params, roots, g):
 # --- the batched search -------------------------------------------------------------------
 
 
-def _check_evaluation(
-    output: Any, count: int, num_actions: int
-) -> tuple[np.ndarray, np.ndarray]:
+def _check_evaluation(output: Any, count: int, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
     """``(priors float64 (count, A), values float64 (count,))`` from an evaluator's answer."""
     if not isinstance(output, tuple | list) or len(output) != 2:
-        raise TypeError(
-            f"the evaluator must return (priors, values), got {type(output).__name__}"
-        )
+        raise TypeError(f"the evaluator must return (priors, values), got {type(output).__name__}")
     priors = np.ascontiguousarray(np.asarray(output[0], dtype=np.float64))
     values = np.ascontiguousarray(np.asarray(output[1], dtype=np.float64).reshape(-1))
     if priors.shape != (count, num_actions) or values.shape != (count,):
@@ -348,13 +345,10 @@ class BatchedSearch:
             np.zeros((self.slots, t.NUM_META), dtype=np.int64),
         )
         self._spare = t.new_tree(max_nodes)
-        one = new_workspace(
-            game.kernels, game.params, self.roots[0], actions, game.max_moves
-        )
+        one = new_workspace(game.kernels, game.params, self.roots[0], actions, game.max_moves)
         self._game_workspace = one[7]
-        self._work = tuple(
-            np.zeros((self.slots, *one[k].shape), dtype=one[k].dtype) for k in (0, 1, 2, 3, 4, 5, 6)
-        ) + (np.zeros((self.slots, 2), dtype=np.int64),)
+        stacked = (np.zeros((self.slots, *one[k].shape), dtype=one[k].dtype) for k in range(7))
+        self._work = (*stacked, np.zeros((self.slots, 2), dtype=np.int64))
         self._rngs = np.stack([new_rng(self.generator) for _ in range(self.slots)])
         self._done = np.zeros(self.slots, dtype=np.int64)
         self._target = np.zeros(self.slots, dtype=np.int64)
@@ -543,129 +537,3 @@ class BatchedSearch:
 
     def _slot(self, slot: Any) -> int:
         return require_int("slot", slot, 0, self.slots - 1)
-
-
-# --- self-play --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SelfPlayGame:
-    """One finished self-play game, as training data.
-
-    Attributes:
-        observations: int8 ``(T, rows, cols, 2)``: each position searched, for its player to move.
-        players: int8 ``(T,)``: the player to move.
-        masks: int8 ``(T, num_actions)``: legal actions.
-        policies: float32 ``(T, num_actions)``: the search's visit shares (the policy target).
-        moves: int64 ``(T,)``: the action played.
-        result: The result for player 0 (1, -1 or 0).
-    """
-
-    observations: np.ndarray
-    players: np.ndarray
-    masks: np.ndarray
-    policies: np.ndarray
-    moves: np.ndarray
-    result: float
-
-    @property
-    def values(self) -> np.ndarray:
-        """float32 ``(T,)``: the result for the player to move at each position (the value
-        target)."""
-        return np.where(self.players == 0, self.result, -self.result).astype(np.float32)
-
-    def __len__(self) -> int:
-        return len(self.moves)
-
-
-class BatchedSelfPlay:
-    """AlphaZero self-play: ``games`` games played at once on a :class:`BatchedSearch`.
-
-    Every call of :meth:`play` makes ``moves`` moves in every game: each move is a search with
-    Dirichlet noise at the root; the first ``temperature_moves`` moves of a game are drawn in
-    proportion to the visit counts, later ones are the best move; the subtree of the move is
-    kept for the next search. A finished game is handed back and its slot starts a new one.
-
-    Args:
-        game: The game.
-        games: Games played at once (the evaluator's batch size).
-        simulations: Simulations per move.
-        c_puct: PUCT's exploration constant.
-        dirichlet_alpha: Concentration of the root noise.
-        noise_fraction: Weight of the root noise in the priors.
-        temperature_moves: Moves of each game played by sampling (temperature 1).
-        reuse_tree: Keep the subtree of the move played.
-        seed: None, an int or a ``np.random.Generator``.
-    """
-
-    def __init__(
-        self,
-        game: BoardGame,
-        games: int,
-        *,
-        simulations: int,
-        c_puct: float = 1.5,
-        dirichlet_alpha: float = 0.3,
-        noise_fraction: float = 0.25,
-        temperature_moves: int = 8,
-        reuse_tree: bool = True,
-        seed: Any = None,
-    ) -> None:
-        self.search = BatchedSearch(
-            game, games, simulations=simulations, c_puct=c_puct, reuse_tree=reuse_tree, seed=seed
-        )
-        self.game = game
-        self.dirichlet_alpha = require_number("dirichlet_alpha", dirichlet_alpha, 0.0, strict_low=True)
-        self.noise_fraction = require_number("noise_fraction", noise_fraction, 0.0)
-        if self.noise_fraction > 1:
-            raise ValueError(f"noise_fraction must be between 0 and 1, got {noise_fraction}")
-        self.temperature_moves = require_int("temperature_moves", temperature_moves, 0)
-        self._traces: list[list[tuple[np.ndarray, int, np.ndarray, np.ndarray, int]]] = [
-            [] for _ in range(games)
-        ]
-        self.moves_played = 0
-
-    def play(self, evaluate: BatchEvaluator, moves: int = 1) -> list[SelfPlayGame]:
-        """Make ``moves`` moves in every game; return the games that finished, in order."""
-        moves = require_int("moves", moves, 1)
-        search = self.search
-        slots = np.arange(search.slots)
-        finished = []
-        for _ in range(moves):
-            search.run(slots, evaluate, noise=(self.dirichlet_alpha, self.noise_fraction))
-            policies = search.policies(slots)
-            lengths = np.array([len(trace) for trace in self._traces])
-            temperatures = np.where(lengths < self.temperature_moves, 1.0, 0.0)
-            actions = search.choose(slots, temperatures)
-            for slot in slots:
-                state = search.state(slot)
-                player = state.current_player()
-                self._traces[slot].append(
-                    (
-                        state.observation(player),
-                        player,
-                        state.legal_action_mask(),
-                        policies[slot],
-                        int(actions[slot]),
-                    )
-                )
-                search.play(slot, int(actions[slot]))
-                self.moves_played += 1
-                if search.is_over(slot):
-                    finished.append(self._finish(slot))
-        return finished
-
-    def _finish(self, slot: int) -> SelfPlayGame:
-        trace = self._traces[slot]
-        result = float(self.search.state(slot).returns()[0])
-        self._traces[slot] = []
-        self.search.reset(slot)
-        return SelfPlayGame(
-            observations=np.stack([step[0] for step in trace]),
-            players=np.array([step[1] for step in trace], dtype=np.int8),
-            masks=np.stack([step[2] for step in trace]),
-            policies=np.stack([step[3] for step in trace]),
-            moves=np.array([step[4] for step in trace], dtype=np.int64),
-            result=result,
-        )
-

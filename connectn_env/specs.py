@@ -5,6 +5,8 @@ Grammar::
     random[:seed=S]
     mcts[:key=value,...]       keys: simulations, time, c, rave, rave_k, reuse, max_nodes, seed
     puct[:key=value,...]       keys: simulations, c, temperature, noise, alpha, max_nodes, seed
+    az:path=FILE[,key=value,...]   a trained AlphaZero network (RUN_DIR/best.pt); keys: path,
+                               simulations, time, c, temperature, device, seed
     human                      a person (``connectn play`` only)
     module:callable[:key=value,...]   a user factory, e.g. ``mypkg.bots:make_bot:depth=3``
 
@@ -55,6 +57,15 @@ _KEYS: dict[str, dict[str, _Key]] = {
         "max_nodes": ("max_nodes", int, 2, False),
         "seed": ("seed", int, 0, False),
     },
+    "az": {
+        "path": ("path", str, None, False),
+        "simulations": ("simulations", int, 1, False),
+        "time": ("time_limit", float, 0.0, True),
+        "c": ("c_puct", float, 0.0, False),
+        "temperature": ("temperature", float, 0.0, False),
+        "device": ("device", str, None, False),
+        "seed": ("seed", int, 0, False),
+    },
     "human": {},
 }
 BUILTIN_KINDS = tuple(_KEYS)
@@ -67,6 +78,8 @@ _HELP = (
     + ", ".join(_KEYS["mcts"])
     + "; puct[:key=value,...] with keys "
     + ", ".join(_KEYS["puct"])
+    + "; az:path=RUN_DIR/best.pt[,key=value,...] with keys "
+    + ", ".join(_KEYS["az"])
     + "; human; module:callable[:key=value,...] (a factory returning an agent)"
 )
 
@@ -131,7 +144,23 @@ class AgentSpec:
             return agents.RandomAgent(**kwargs)
         if self.kind == "mcts":
             return agents.MCTSAgent(**kwargs)
+        if self.kind == "az":
+            from agents.alphazero import AlphaZeroAgent
+
+            return AlphaZeroAgent.from_checkpoint(**kwargs)
         return agents.PUCTAgent(**kwargs)
+
+    def check_game(self, game: Any) -> None:
+        """Refuse a game this agent cannot play (an ``az`` network trained on another game or
+        board size); other agents play every game.
+
+        Raises:
+            ValueError: the message names both games.
+        """
+        if self.kind == "az":
+            from agents.alphazero import load_checkpoint
+
+            load_checkpoint(dict(self.options)["path"], game)
 
     def __str__(self) -> str:
         if not self.options:
@@ -157,6 +186,8 @@ def parse_agent_spec(text: str, *, allow_human: bool = True) -> AgentSpec:
         if head == "human" and not allow_human:
             raise ValueError(f"agent spec {text!r}: 'human' is only allowed in connectn play")
         options = _parse_options(text, rest, head) if rest else ()
+        if head == "az":
+            _check_checkpoint(text, dict(options))
         return AgentSpec(head, options)
     name, _, kwargs = rest.partition(":")
     if not rest or not _MODULE.fullmatch(head) or not _IDENTIFIER.fullmatch(name):
@@ -191,6 +222,8 @@ def _typed(text: str, kind: str, key: str, raw: str) -> Value:
     """``raw`` converted to the key's type and checked against its bound."""
     _, kind_type, low, strict = _KEYS[kind][key]
     value = _literal(raw)
+    if kind_type is str:
+        return raw
     if kind_type is bool:
         ok = isinstance(value, bool)
     elif kind_type is int:
@@ -205,6 +238,20 @@ def _typed(text: str, kind: str, key: str, raw: str) -> Value:
         relation = "greater than" if strict else "at least"
         raise ValueError(f"agent spec {text!r}: {key} must be {relation} {low:g}, got {raw}")
     return value
+
+
+def _check_checkpoint(text: str, options: dict[str, Value]) -> None:
+    """An ``az`` spec names a readable checkpoint (reported before any game starts)."""
+    if "path" not in options:
+        raise ValueError(f"agent spec {text!r}: az needs path=FILE (a checkpoint, RUN_DIR/best.pt)")
+    try:
+        from agents.alphazero import load_checkpoint
+
+        load_checkpoint(options["path"])
+    except ImportError as error:
+        raise ValueError(f"agent spec {text!r}: {error}") from None
+    except ValueError as error:  # CheckpointError
+        raise ValueError(f"agent spec {text!r}: {error}") from None
 
 
 def _literal(raw: str) -> Value:

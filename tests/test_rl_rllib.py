@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-ray = pytest.importorskip("ray", reason='the rllib extra is not installed: pip install ".[rllib]"')
+ray = pytest.importorskip("ray")
+pytest.importorskip("ray.rllib", reason='the rllib extra is not installed: pip install ".[rllib]"')
 
 import gymnasium as gym  # noqa: E402
 import torch  # noqa: E402

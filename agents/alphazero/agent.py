@@ -8,11 +8,13 @@ from typing import Any
 import numpy as np
 
 from agents.alphazero.checkpoint import Checkpoint, load_checkpoint
+from agents.alphazero.config import DEVICES
 from agents.alphazero.inference import NetworkEvaluator
 from agents.envapi import native_state
 from agents.puct import PUCTAgent
 from agents.search import DEFAULT_MAX_NODES, SearchResult
 from connectn_env.games import GameState
+from connectn_env.games.validation import require_choice
 
 __all__ = ["AlphaZeroAgent"]
 
@@ -67,6 +69,7 @@ class AlphaZeroAgent(PUCTAgent):
             seed=seed,
             backend="native",
         )
+        require_choice("device", device, DEVICES)
         self.checkpoint = checkpoint
         self.evaluator = NetworkEvaluator(checkpoint.network(), device)
 

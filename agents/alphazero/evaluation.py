@@ -193,9 +193,7 @@ def play_match(
             wins += 1
         else:
             losses += 1
-    return MatchResult(
-        labels[0], labels[1], wins, draws, losses, tuple(tuple(m) for m in moves)
-    )
+    return MatchResult(labels[0], labels[1], wins, draws, losses, tuple(tuple(m) for m in moves))
 
 
 def network_evaluator(

@@ -65,7 +65,9 @@ def plot_metrics(metrics: str | Path, png: str | Path, title: str = "") -> None:
     loss, elo, score, speed = axes.flat
     minutes = [r["seconds"] / 60 for r in train]
     for key, name in (("policy_loss", "policy"), ("value_loss", "value"), ("loss", "total")):
-        points = [(m, r[key]) for m, r in zip(minutes, train, strict=True) if r.get(key) is not None]
+        points = [
+            (m, r[key]) for m, r in zip(minutes, train, strict=True) if r.get(key) is not None
+        ]
         if points:
             loss.plot(*zip(*points, strict=True), label=name)
     loss.set(title="training loss", xlabel="minutes", ylabel="loss")

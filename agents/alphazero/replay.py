@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.batched import SelfPlayGame
+from agents.selfplay import SelfPlayGame
 from connectn_env.games import BoardGame
 
 __all__ = ["Batch", "ReplayBuffer", "SymmetryTable"]

@@ -215,8 +215,11 @@ class _Trainer:
         }
         workers = []
         for index in range(max(config.workers, 1)):
-            seed = int(np.random.SeedSequence([config.seed, 2, self.state["sessions"], index])
-                       .generate_state(1)[0])
+            seed = int(
+                np.random.SeedSequence(
+                    [config.seed, 2, self.state["sessions"], index]
+                ).generate_state(1)[0]
+            )
             workers.append(
                 self.actors.start(
                     SelfPlayWorker,
@@ -267,6 +270,10 @@ class _Trainer:
             self._housekeeping()
         if self.eval_call is not None:
             self._finish_evaluation(wait=True)
+        if self.window.start_seconds is not None:
+            self.metrics.write(
+                self.window.record(self._elapsed(), self.buffer.size, self.worker_rss)
+            )
         self._save()
         if self.config.eval_minutes <= 0 or not self.state["evaluated"]:
             self._save_best_from_model()
@@ -404,8 +411,9 @@ class _Trainer:
         from connectn_env.arena.stats import PairingStats, elo_ratings
 
         state = self.state
-        budgets = sorted({int(p["b"].split("=")[-1]) for p in state["pairings"]
-                          if p["b"].startswith("mcts:")})
+        budgets = sorted(
+            {int(p["b"].split("=")[-1]) for p in state["pairings"] if p["b"].startswith("mcts:")}
+        )
         labels = [mcts_label(b) for b in budgets] + [e["label"] for e in state["evaluated"]]
         pairings = [
             PairingStats(p["a"], p["b"], p["wins"], p["draws"], p["losses"], 0, 0)
@@ -530,18 +538,25 @@ class _Window:
         return self.start_seconds is not None and elapsed - self.start_seconds >= METRICS_SECONDS
 
     def rates(self) -> tuple[float, float]:
+        """Games and positions per second in the window (the last window's if it is short)."""
         if self.start_seconds is None:
             return self.last_rates
-        span = max(self.state["seconds"] - self.start_seconds, 1e-9)
+        span = self.state["seconds"] - self.start_seconds
+        if span < METRICS_SECONDS / 2 and any(self.last_rates):
+            return self.last_rates
+        span = max(span, 1e-9)
         return (
             (self.state["games"] - self.start_games) / span,
             (self.state["positions"] - self.start_positions) / span,
         )
 
     def record(self, elapsed: float, buffer: int, worker_rss: float) -> dict[str, Any]:
+        self.last_rates = (0.0, 0.0)
         games_rate, positions_rate = self.rates()
         losses = {
-            key: (sum(loss[key] for loss in self.losses) / len(self.losses) if self.losses else None)
+            key: (
+                sum(loss[key] for loss in self.losses) / len(self.losses) if self.losses else None
+            )
             for key in ("loss", "policy", "value")
         }
         if losses["loss"] is not None:

@@ -24,7 +24,7 @@ from agents.alphazero.evaluation import (
 )
 from agents.alphazero.inference import NetworkEvaluator
 from agents.alphazero.network import NetworkSpec, PolicyValueNet
-from agents.batched import BatchedSelfPlay, SelfPlayGame
+from agents.selfplay import BatchedSelfPlay, SelfPlayGame
 from connectn_env.records.gameconfig import GameConfig
 
 __all__ = [

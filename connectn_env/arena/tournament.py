@@ -137,6 +137,7 @@ def run_tournament(
     out: str | Path | None = None,
     record_dir: str | Path | None = None,
     progress: bool = False,
+    ray: str | None = None,
 ) -> TournamentResult:
     """Play a round robin: every pair of agents plays ``games`` games, colours alternating.
 
@@ -155,6 +156,9 @@ def run_tournament(
         out: JSON-lines file that gets every finished game; a rerun resumes from it.
         record_dir: Save every game played as a record (JSON, and SGF for Gomoku and Hex).
         progress: Show progress on stderr.
+        ray: A Ray address (``"auto"``, ``"ray://host:10001"``, ``"local"``): play the games
+            as Ray tasks there instead of in local processes (``workers`` then caps the games
+            running at once; see :mod:`connectn_env.arena.ray_pool`).
 
     Raises:
         ArenaError: fewer than two agents, a ``human`` agent, or a results file from
@@ -169,7 +173,8 @@ def run_tournament(
         raise ArenaError("'human' cannot play in the arena (use connectn play)")
     games = require_int("games", games, 1)
     seed = require_int("seed", seed, 0)
-    workers = require_int("workers", workers if workers is not None else os.cpu_count() or 1, 1)
+    if ray is None or workers is not None:
+        workers = require_int("workers", workers if workers is not None else os.cpu_count() or 1, 1)
     if move_timeout is not None:
         move_timeout = require_number("move_timeout", move_timeout, 0.0, strict_low=True)
     tasks = plan_games(config, specs, games=games, seed=seed, move_timeout=move_timeout)
@@ -182,7 +187,13 @@ def run_tournament(
         finished = dict(store.finished)
     todo = [task for task in tasks if task.key not in finished]
     bar = Progress(len(todo), enabled=progress)
-    for result in play_games(todo, workers):
+    if ray is None:
+        results = play_games(todo, workers)
+    else:
+        from connectn_env.arena.ray_pool import play_games_ray
+
+        results = play_games_ray(todo, ray, workers)
+    for result in results:
         finished[result.key] = result
         if store is not None:
             store.add(result)
@@ -212,6 +223,7 @@ def run_arena_command(args: argparse.Namespace) -> int:
         out=args.out,
         record_dir=args.record,
         progress=not args.no_progress,
+        ray=getattr(args, "ray", None),
     )
     skipped = len(result.results) - result.played
     if skipped:
