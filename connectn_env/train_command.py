@@ -26,6 +26,12 @@ def _budgets(text: str) -> tuple[int, ...]:
 _budgets.__name__ = "budget list"
 
 
+def _precision(text: str) -> str:
+    if text not in ("auto", "float32", "bfloat16"):
+        raise argparse.ArgumentTypeError(f"expected auto, float32 or bfloat16, got {text!r}")
+    return text
+
+
 def _device(text: str) -> str:
     if text not in ("cpu", "cuda"):
         raise argparse.ArgumentTypeError(f"expected cpu or cuda, got {text!r}")
@@ -75,6 +81,11 @@ _SESSION: dict[str, tuple[str, Callable[[str], Any], str]] = {
         "self-play worker processes or Ray actors; 0: in this process (1)",
     ),
     "--threads": ("threads", int, "torch threads per process (1)"),
+    "--precision": (
+        "precision",
+        _precision,
+        "inference precision: auto (the faster here, timed once), float32 or bfloat16",
+    ),
     "--eval-minutes": ("eval_minutes", float, "minutes between evaluations, 0 for none (5)"),
     "--checkpoint-minutes": ("checkpoint_minutes", float, "minutes between checkpoints (2)"),
 }
@@ -96,7 +107,7 @@ def add_train_options(sub: argparse.ArgumentParser) -> None:
     for options, title in ((_SESSION, "budget and resources"), (_TRAINING, "training")):
         group = sub.add_argument_group(title)
         for flag, (_, kind, text) in options.items():
-            metavar = {_budgets: "N,N,...", _device: "DEVICE"}.get(kind, "N")
+            metavar = {_budgets: "N,N,...", _device: "DEVICE", _precision: "P"}.get(kind, "N")
             group.add_argument(flag, type=kind, default=None, metavar=metavar, help=text)
 
 

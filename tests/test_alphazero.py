@@ -34,7 +34,7 @@ from agents.batched import uniform_evaluator  # noqa: E402
 from agents.selfplay import BatchedSelfPlay  # noqa: E402
 from connectn_env.cli import main  # noqa: E402
 from connectn_env.envs.base import BoardGameEnv  # noqa: E402
-from connectn_env.games import REGISTRY, ConnectNGame, HexGame  # noqa: E402
+from connectn_env.games import REGISTRY, ConnectNGame  # noqa: E402
 from connectn_env.records import GameConfig  # noqa: E402
 
 torch.set_num_threads(1)
@@ -284,11 +284,11 @@ def test_the_agent_is_a_gymnasium_opponent(trained) -> None:
 
     agent = AlphaZeroAgent.from_checkpoint(trained / "best.pt", simulations=10, seed=0)
     env = gym.make("connectn_env/TicTacToe-v0", opponent=agent)
-    observation, info = env.reset(seed=0)
+    _, info = env.reset(seed=0)
     done = False
     while not done:
         action = int(np.flatnonzero(info["action_mask"])[0])
-        observation, reward, done, truncated, info = env.step(action)
+        _, reward, done, _, info = env.step(action)
     assert reward in (-1.0, 0.0, 1.0)
 
 

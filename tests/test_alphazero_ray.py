@@ -70,8 +70,10 @@ def test_arena_games_as_ray_tasks_resume_from_the_results_file(local_ray, tmp_pa
 
 def test_connectn_arena_ray_option(local_ray, tmp_path, capsys) -> None:
     code = main(
-        ["arena", "tictactoe", "random", "mcts:simulations=20", "--games", "2", "--ray", "auto"]
-        + ["--no-progress", "--out", str(tmp_path / "games.jsonl")]
+        [
+            *("arena", "tictactoe", "random", "mcts:simulations=20", "--games", "2"),
+            *("--ray", "auto", "--no-progress", "--out", str(tmp_path / "games.jsonl")),
+        ]
     )
     assert code == 0
     assert "mcts:simulations=20" in capsys.readouterr().out

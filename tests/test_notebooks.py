@@ -19,6 +19,7 @@ EXPECTED = [
     "02_mcts_baselines",
     "03_rl_against_mcts",
     "04_puct_with_a_policy",
+    "05_alphazero",
 ]
 OUR_PACKAGES = ("connectn_env", "agents")
 CELL_TIMEOUT = 600  # seconds; a quick-mode notebook takes well under a minute
@@ -81,7 +82,7 @@ def private_uses(tree: ast.Module) -> list[str]:
     return problems
 
 
-def test_the_four_notebooks_are_there():
+def test_the_five_notebooks_are_there():
     assert [path.stem for path in NOTEBOOKS] == EXPECTED
 
 

@@ -15,6 +15,7 @@ from connectn_env.records.gameconfig import GameConfig
 __all__ = ["SESSION_FIELDS", "ConfigError", "TrainConfig"]
 
 DEVICES = ("cpu", "cuda")
+PRECISIONS = ("auto", "float32", "bfloat16")
 # Settings a resumed run may change: how long, where and on what it runs.
 SESSION_FIELDS = (
     "out",
@@ -24,6 +25,7 @@ SESSION_FIELDS = (
     "workers",
     "ray",
     "threads",
+    "precision",
     "eval_minutes",
     "checkpoint_minutes",
     "resume",
@@ -51,6 +53,8 @@ class TrainConfig:
         workers: Self-play worker processes (or Ray actors); 0 plays in the driver process.
         ray: Ray address (``"auto"``, ``"ray://host:10001"``, ...): workers are Ray actors.
         threads: torch threads of each process.
+        precision: Inference precision of self-play and evaluation: ``"float32"``,
+            ``"bfloat16"`` or ``"auto"`` (the faster on this machine, timed once per worker).
         channels: Convolution channels of the network.
         blocks: Residual blocks of the network.
         simulations: PUCT simulations per self-play move.
@@ -88,6 +92,7 @@ class TrainConfig:
     workers: int = 1
     ray: str | None = None
     threads: int = 1
+    precision: str = "auto"
     channels: int = 32
     blocks: int = 3
     simulations: int = 200
@@ -148,6 +153,10 @@ class TrainConfig:
         if self.ray is not None and self.workers == 0:
             raise ValueError("workers must be at least 1 with ray (Ray runs the workers)")
         put("threads", require_int("threads", self.threads, 1, 1024))
+        if self.precision not in PRECISIONS:
+            raise ValueError(
+                f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}"
+            )
         put("channels", require_int("channels", self.channels, 1, 1024))
         put("blocks", require_int("blocks", self.blocks, 0, 64))
         put("simulations", require_int("simulations", self.simulations, 1, 1_000_000))

@@ -197,9 +197,13 @@ def play_match(
 
 
 def network_evaluator(
-    spec: NetworkSpec, weights: dict[str, Any], device: Any = "cpu"
+    spec: NetworkSpec,
+    weights: dict[str, Any],
+    device: Any = "cpu",
+    precision: str = "float32",
+    batch: int = 1,
 ) -> NetworkEvaluator:
-    """An evaluator of a network with these weights."""
-    evaluator = NetworkEvaluator(PolicyValueNet(spec), device)
+    """An evaluator of a network with these weights (see :class:`NetworkEvaluator`)."""
+    evaluator = NetworkEvaluator(PolicyValueNet(spec), device, precision=precision, batch=batch)
     evaluator.load(weights)
     return evaluator

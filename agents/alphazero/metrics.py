@@ -3,7 +3,9 @@
 Records (every one has ``kind`` and ``seconds``, the run's training time so far):
 
 - ``"train"``: ``step, games, positions, loss, policy_loss, value_loss, games_per_s,
-  positions_per_s, network_share, buffer, rss_mb, worker_rss_mb``;
+  positions_per_s, network_share`` (share of self-play time in the network), ``buffer``
+  (positions held), ``rss_mb, peak_rss_mb`` (the learner's resident memory now and at its
+  peak, MiB), ``worker_rss_mb, worker_peak_rss_mb`` (the same for the last self-play worker);
 - ``"eval"``: ``label, step, games, results`` (one ``{a, b, wins, draws, losses, score}`` per
   opponent), ``elo`` (every label's rating, anchored at the smallest MCTS budget = 0) and
   ``checkpoints`` (each evaluated label with its training seconds).

@@ -16,10 +16,9 @@ game; a trained network is tied to its game by its checkpoint (:mod:`.checkpoint
 
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import asdict, dataclass
 from typing import Any
-
-from copy import deepcopy
 
 import numpy as np
 import torch

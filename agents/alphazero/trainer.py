@@ -12,6 +12,7 @@ reproducible from its seed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import shutil
@@ -40,6 +41,7 @@ from agents.alphazero.workers import (
     SelfPlayOutput,
     SelfPlayWorker,
     peak_rss_mb,
+    rss_mb,
 )
 
 __all__ = ["TrainResult", "resume_config", "train"]
@@ -189,7 +191,7 @@ class _Trainer:
         self.last_checkpoint = self.seconds_before
         self.eval_call: Any = None
         self.last_eval: str = ""
-        self.worker_rss = 0.0
+        self.worker_rss = (0.0, 0.0)
         try:
             self._loop()
         except KeyboardInterrupt:
@@ -212,6 +214,7 @@ class _Trainer:
             "noise_fraction": config.noise_fraction,
             "temperature_moves": config.temperature_moves,
             "reuse_tree": config.reuse_tree,
+            "precision": config.precision,
         }
         workers = []
         for index in range(max(config.workers, 1)):
@@ -234,7 +237,12 @@ class _Trainer:
         self.evaluator = None
         if config.eval_minutes > 0:
             self.evaluator = self.eval_actors.start(
-                EvaluationWorker, game, self.spec.to_json(), config.threads, config.device
+                EvaluationWorker,
+                game,
+                self.spec.to_json(),
+                config.threads,
+                config.device,
+                config.precision,
             )
         return workers
 
@@ -296,7 +304,7 @@ class _Trainer:
         self.state["games"] += len(output.games)
         self.state["positions"] += sum(len(g) for g in output.games)
         self.window.add(output)
-        self.worker_rss = max(self.worker_rss, output.rss_mb)
+        self.worker_rss = (output.rss_mb, output.peak_rss_mb)
         self.state["seconds"] = self._elapsed()
 
     def _train_due(self) -> None:
@@ -455,7 +463,8 @@ class _Trainer:
 
     def _plot(self) -> None:
         title = f"AlphaZero on {self.config.game}"
-        plot_metrics(self.run_dir.metrics, self.run_dir.plots, title)
+        with contextlib.suppress(ImportError):  # no matplotlib: metrics.jsonl has the figures
+            plot_metrics(self.run_dir.metrics, self.run_dir.plots, title)
 
     def _result(self) -> TrainResult:
         from agents.alphazero.metrics import read_metrics
@@ -550,7 +559,9 @@ class _Window:
             (self.state["positions"] - self.start_positions) / span,
         )
 
-    def record(self, elapsed: float, buffer: int, worker_rss: float) -> dict[str, Any]:
+    def record(
+        self, elapsed: float, buffer: int, worker_rss: tuple[float, float]
+    ) -> dict[str, Any]:
         self.last_rates = (0.0, 0.0)
         games_rate, positions_rate = self.rates()
         losses = {
@@ -576,8 +587,10 @@ class _Window:
             if self.task_seconds
             else None,
             "buffer": buffer,
-            "rss_mb": round(peak_rss_mb(), 1),
-            "worker_rss_mb": round(worker_rss, 1),
+            "rss_mb": round(rss_mb(), 1),
+            "peak_rss_mb": round(peak_rss_mb(), 1),
+            "worker_rss_mb": round(worker_rss[0], 1),
+            "worker_peak_rss_mb": round(worker_rss[1], 1),
         }
         self.last_rates = (games_rate, positions_rate)
         self.start_seconds = elapsed

@@ -7,6 +7,7 @@ process or on another machine.
 
 from __future__ import annotations
 
+import os
 import resource
 import time
 from dataclasses import dataclass
@@ -33,12 +34,23 @@ __all__ = [
     "SelfPlayOutput",
     "SelfPlayWorker",
     "peak_rss_mb",
+    "rss_mb",
 ]
 
 
 def peak_rss_mb() -> float:
     """Peak resident memory of this process, in MiB."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def rss_mb() -> float:
+    """Resident memory of this process now, in MiB (the peak where /proc is missing)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            pages = int(statm.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return peak_rss_mb()
+    return pages * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
 
 
 def _game(game: dict[str, Any]) -> Any:
@@ -54,7 +66,8 @@ class SelfPlayOutput:
         positions: Moves played (searches run) during the task.
         seconds: Time of the task.
         network_seconds: Time spent in the network.
-        rss_mb: Peak resident memory of the worker.
+        rss_mb: Resident memory of the worker at the end of the task.
+        peak_rss_mb: Its peak resident memory so far.
     """
 
     games: list[SelfPlayGame]
@@ -62,6 +75,7 @@ class SelfPlayOutput:
     seconds: float
     network_seconds: float
     rss_mb: float
+    peak_rss_mb: float
 
 
 class SelfPlayWorker:
@@ -72,7 +86,7 @@ class SelfPlayWorker:
         game: ``{"name", "params"}`` of the game.
         spec: :class:`NetworkSpec` data.
         settings: ``simulations``, ``games_in_flight``, ``c_puct``, ``dirichlet_alpha``,
-            ``noise_fraction``, ``temperature_moves``, ``reuse_tree``.
+            ``noise_fraction``, ``temperature_moves``, ``reuse_tree``, ``precision``.
         seed: Seed of this worker's games.
         threads: torch threads.
         device: torch device.
@@ -89,7 +103,12 @@ class SelfPlayWorker:
     ) -> None:
         torch.set_num_threads(threads)
         board_game = _game(game)
-        self.evaluator = NetworkEvaluator(PolicyValueNet(NetworkSpec.from_json(spec)), device)
+        self.evaluator = NetworkEvaluator(
+            PolicyValueNet(NetworkSpec.from_json(spec)),
+            device,
+            precision=settings["precision"],
+            batch=settings["games_in_flight"],
+        )
         self.selfplay = BatchedSelfPlay(
             board_game,
             settings["games_in_flight"],
@@ -118,7 +137,8 @@ class SelfPlayWorker:
             positions=self.selfplay.moves_played - moves_before,
             seconds=time.perf_counter() - start,
             network_seconds=self.evaluator.seconds - network_before,
-            rss_mb=peak_rss_mb(),
+            rss_mb=rss_mb(),
+            peak_rss_mb=peak_rss_mb(),
         )
 
 
@@ -153,15 +173,20 @@ class EvaluationTask:
 class EvaluationWorker:
     """Plays evaluation matches for the trainer (see :class:`EvaluationTask`)."""
 
-    def __init__(self, game: dict[str, Any], spec: dict[str, Any], threads: int, device: str):
+    def __init__(
+        self, game: dict[str, Any], spec: dict[str, Any], threads: int, device: str, precision: str
+    ):
         torch.set_num_threads(threads)
         self.game = _game(game)
         self.spec = NetworkSpec.from_json(spec)
         self.device = device
+        self.precision = precision
 
     def evaluate(self, task: EvaluationTask) -> list[MatchResult]:
         """The checkpoint against each MCTS budget, then against the previous checkpoint."""
-        evaluator = network_evaluator(self.spec, task.weights, self.device)
+        evaluator = network_evaluator(
+            self.spec, task.weights, self.device, self.precision, task.games
+        )
         results = []
         for k, budget in enumerate(task.budgets):
             network = NetworkSide(
@@ -179,7 +204,7 @@ class EvaluationWorker:
             sides = [
                 NetworkSide(
                     self.game,
-                    network_evaluator(self.spec, w, self.device),
+                    network_evaluator(self.spec, w, self.device, self.precision, task.games),
                     simulations=task.simulations,
                     c_puct=task.c_puct,
                     opening_moves=task.opening_moves,
