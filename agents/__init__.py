@@ -3,11 +3,24 @@ UCT-MCTS (with RAVE and MCTS-Solver) and PUCT (AlphaZero-style).
 
 Every agent has ``act(env) -> action`` for ``env.agent_selection``; search agents also have
 ``search(env) -> SearchResult``. On this suite's envs the search runs compiled (numba).
+``AlphaZeroAgent`` (a network trained by :mod:`agents.alphazero`) needs torch and is imported
+on first use.
 """
+
+from typing import Any
 
 from agents.mcts import MCTSAgent
 from agents.puct import PUCTAgent
 from agents.search import SearchResult
 from agents.simple import PolicyAgent, RandomAgent
 
-__all__ = ["MCTSAgent", "PUCTAgent", "PolicyAgent", "RandomAgent", "SearchResult"]
+__all__ = ["AlphaZeroAgent", "MCTSAgent", "PUCTAgent", "PolicyAgent", "RandomAgent", "SearchResult"]
+
+
+def __getattr__(name: str) -> Any:
+    """``AlphaZeroAgent`` is imported on first use (it needs torch, an optional extra)."""
+    if name == "AlphaZeroAgent":
+        from agents.alphazero import AlphaZeroAgent
+
+        return AlphaZeroAgent
+    raise AttributeError(f"module 'agents' has no attribute {name!r}")

@@ -31,7 +31,7 @@ from agents.loop import SearchConfig, new_workspace, resolve_leaf, run_simulatio
 from agents.search import check_seed
 from connectn_env.games import BoardGame, GameState, Outcome
 from connectn_env.games.lib.rng import new_rng, xorshift_next
-from connectn_env.games.validation import require_int, require_number
+from connectn_env.games.validation import require_bool, require_int, require_number
 
 __all__ = [
     "BatchEvaluator",
@@ -330,7 +330,7 @@ class BatchedSearch:
         self.slots = require_int("slots", slots, 1)
         self.simulations = require_int("simulations", simulations, 1)
         self.c_puct = require_number("c_puct", c_puct, 0.0)
-        self.reuse_tree = bool(reuse_tree)
+        self.reuse_tree = require_bool("reuse_tree", reuse_tree)
         self.generator = check_seed(seed)
         self.config = search_config(self.c_puct)
         actions = game.num_actions
@@ -442,7 +442,9 @@ class BatchedSearch:
             self._target[unexpanded] = 1
             self._search(unexpanded, evaluate)
         if noise is not None:
-            self._add_noise(slots, *noise)
+            alpha, fraction = noise
+            alpha = require_number("noise alpha", alpha, 0.0, strict_low=True)
+            self._add_noise(slots, alpha, require_number("noise fraction", fraction, 0.0))
         self._done[slots] = 0
         self._target[slots] = simulations
         self._search(slots, evaluate)

@@ -79,7 +79,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--games", type=int, default=64, help="batched games at once (64)")
+    parser.add_argument("--games", type=int, default=128, help="batched games at once (128)")
     parser.add_argument("--simulations", type=int, default=200)
     parser.add_argument("--quick", action="store_true", help="one short run per game")
     args = parser.parse_args()

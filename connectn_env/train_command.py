@@ -44,7 +44,7 @@ _TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
     "--games-in-flight": (
         "games_in_flight",
         int,
-        "self-play games each worker plays at once, the inference batch (64)",
+        "self-play games each worker plays at once, the inference batch (128)",
     ),
     "--moves-per-task": ("moves_per_task", int, "moves per game between weight updates (8)"),
     "--c-puct": ("c_puct", float, "PUCT exploration constant (1.5)"),

@@ -96,7 +96,7 @@ class TrainConfig:
     channels: int = 32
     blocks: int = 3
     simulations: int = 200
-    games_in_flight: int = 64
+    games_in_flight: int = 128
     moves_per_task: int = 8
     c_puct: float = 1.5
     dirichlet_alpha: float | None = None

@@ -73,7 +73,7 @@ def plot_metrics(metrics: str | Path, png: str | Path, title: str = "") -> None:
         if points:
             loss.plot(*zip(*points, strict=True), label=name)
     loss.set(title="training loss", xlabel="minutes", ylabel="loss")
-    if train:
+    if loss.get_lines():
         loss.legend()
     if evals:
         last = evals[-1]

@@ -46,7 +46,7 @@ from agents.alphazero.workers import (
 
 __all__ = ["TrainResult", "resume_config", "train"]
 
-METRICS_SECONDS = 10.0
+METRICS_SECONDS = 30.0
 POLL_SECONDS = 0.2
 OPENING_MOVES = 2
 
@@ -94,7 +94,9 @@ def train(config: TrainConfig, *, progress: bool | TextIO = True) -> TrainResult
 
     Writes the run directory (``config.out``, see :mod:`agents.alphazero.rundir`); with
     ``config.resume`` continues the run there until the budgets (totals for the whole run) are
-    spent. Ctrl-C saves a checkpoint first.
+    spent. Ctrl-C (or a failing worker) saves a checkpoint first. With ``workers >= 1`` the
+    workers are spawned processes: in a script, call ``train`` under ``if __name__ ==
+    "__main__":``.
 
     Args:
         config: The settings.
@@ -186,8 +188,12 @@ class _Trainer:
         self.eval_actors = self.actors
         self.session_start = time.monotonic()
         self.seconds_before = self.state["seconds"]
+        self.session_games = self.state["games"]
+        self.session_positions = self.state["positions"]
         self.window = _Window(self.state)
         self.last_line = 0.0
+        self.last_housekeeping = 0.0
+        self.stopped_at: float | None = None
         self.last_checkpoint = self.seconds_before
         self.eval_call: Any = None
         self.last_eval: str = ""
@@ -197,6 +203,10 @@ class _Trainer:
         except KeyboardInterrupt:
             self._save()
             self._write_line(final=True)
+            raise
+        except Exception:
+            with contextlib.suppress(Exception):  # keep what was learnt, then report
+                self._save()
             raise
         finally:
             self.actors.close()
@@ -276,6 +286,7 @@ class _Trainer:
             if self._budget_spent():
                 break  # tasks still running on other workers are dropped
             self._housekeeping()
+        self.stopped_at = self._elapsed()
         if self.eval_call is not None:
             self._finish_evaluation(wait=True)
         if self.window.start_seconds is not None:
@@ -289,7 +300,10 @@ class _Trainer:
         self._write_line(final=True)
 
     def _elapsed(self) -> float:
-        """Training seconds of the whole run so far."""
+        """Training seconds of the whole run so far (waiting for the last evaluation once the
+        budget is spent is not training)."""
+        if self.stopped_at is not None:
+            return self.stopped_at
         return self.seconds_before + time.monotonic() - self.session_start
 
     def _budget_spent(self) -> bool:
@@ -312,14 +326,18 @@ class _Trainer:
         if self.buffer.size < config.min_buffer:
             return
         due = int(self.state["positions"] * config.train_ratio / config.batch_size)
-        while self.learner.steps < due:
+        while self.learner.steps < due and not self._budget_spent():
             batch = self.symmetries.augment(
                 self.buffer.sample(config.batch_size, self.sampler), self.sampler
             )
             self.window.losses.append(self.learner.step(batch))
+            self.state["step"] = self.learner.steps
+            if time.monotonic() - self.last_housekeeping >= POLL_SECONDS:
+                self._housekeeping()  # evaluations and checkpoints start on time
         self.state["step"] = self.learner.steps
 
     def _housekeeping(self) -> None:
+        self.last_housekeeping = time.monotonic()
         self.state["seconds"] = elapsed = self._elapsed()
         if self.window.due(elapsed):
             self.metrics.write(self.window.record(elapsed, self.buffer.size, self.worker_rss))
@@ -374,7 +392,8 @@ class _Trainer:
             opening_moves=OPENING_MOVES,
             seed=int(np.random.SeedSequence([config.seed, 3, step]).generate_state(1)[0]),
         )
-        state["last_eval_seconds"] = entry["seconds"]
+        interval = config.eval_minutes * 60  # on a fixed grid: no drift from late starts
+        state["last_eval_seconds"] = entry["seconds"] // interval * interval
         self.eval_entry = entry
         self.eval_call = self.eval_actors.call(self.evaluator, "evaluate", task)
         if self.config.workers == 0:  # in the driver: it has run already
@@ -509,7 +528,11 @@ class _Trainer:
         else:
             budget.append(_clock(elapsed))
         games = f"games {state['games']}" + (f"/{config.games}" if config.games else "")
-        rates = self.window.rates()
+        session = max(time.monotonic() - self.session_start, 1e-9)
+        rates = (
+            (state["games"] - self.session_games) / session,
+            (state["positions"] - self.session_positions) / session,
+        )
         parts = [
             " ".join(budget),
             f"{games} ({rates[0]:.2f}/s)",
@@ -535,7 +558,6 @@ class _Window:
         self.network_seconds = 0.0
         self.losses: list[dict[str, float]] = []
         self.last_loss: float | None = None
-        self.last_rates = (0.0, 0.0)
 
     def add(self, output: SelfPlayOutput) -> None:
         if self.start_seconds is None:
@@ -547,13 +569,8 @@ class _Window:
         return self.start_seconds is not None and elapsed - self.start_seconds >= METRICS_SECONDS
 
     def rates(self) -> tuple[float, float]:
-        """Games and positions per second in the window (the last window's if it is short)."""
-        if self.start_seconds is None:
-            return self.last_rates
-        span = self.state["seconds"] - self.start_seconds
-        if span < METRICS_SECONDS / 2 and any(self.last_rates):
-            return self.last_rates
-        span = max(span, 1e-9)
+        """Games and positions per second since the last record."""
+        span = max(self.state["seconds"] - self.start_seconds, 1e-9)
         return (
             (self.state["games"] - self.start_games) / span,
             (self.state["positions"] - self.start_positions) / span,
@@ -562,7 +579,6 @@ class _Window:
     def record(
         self, elapsed: float, buffer: int, worker_rss: tuple[float, float]
     ) -> dict[str, Any]:
-        self.last_rates = (0.0, 0.0)
         games_rate, positions_rate = self.rates()
         losses = {
             key: (
@@ -592,7 +608,6 @@ class _Window:
             "worker_rss_mb": round(worker_rss[0], 1),
             "worker_peak_rss_mb": round(worker_rss[1], 1),
         }
-        self.last_rates = (games_rate, positions_rate)
         self.start_seconds = elapsed
         self.start_games = self.state["games"]
         self.start_positions = self.state["positions"]
