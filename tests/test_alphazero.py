@@ -50,6 +50,7 @@ TINY = {
     "min_buffer": 32,
     "eval_minutes": 0.0,
     "workers": 0,
+    "precision": "float32",  # "auto" chooses by timing: runs would not be reproducible
 }
 GAMES = {
     "tictactoe": GameConfig("tictactoe"),
@@ -337,12 +338,18 @@ def test_a_resumed_run_continues_where_it_stopped(tmp_path) -> None:
 
 
 def test_a_run_is_reproducible_from_its_seed(tmp_path) -> None:
+    """The same seed and game budget give the same network, in this process or with one
+    worker process (the schedule does not depend on timing)."""
     weights = []
-    for name in ("a", "b"):
-        train(tiny_config(tmp_path / name, seed=5), progress=False)
+    for name, workers in (("a", 0), ("b", 0), ("c", 1)):
+        train(tiny_config(tmp_path / name, seed=5, workers=workers), progress=False)
         weights.append(load_checkpoint(tmp_path / name / "latest.pt").model)
-    for name, value in weights[0].items():
-        assert torch.equal(value, weights[1][name]), name
+    for other in weights[1:]:
+        for name, value in weights[0].items():
+            assert torch.equal(value, other[name]), name
+    train(tiny_config(tmp_path / "d", seed=6), progress=False)
+    different = load_checkpoint(tmp_path / "d" / "latest.pt").model
+    assert any(not torch.equal(value, different[name]) for name, value in weights[0].items())
 
 
 def test_a_run_with_a_worker_process_and_evaluation(tmp_path) -> None:
@@ -386,6 +393,13 @@ def test_a_run_with_a_worker_process_and_evaluation(tmp_path) -> None:
 def test_a_bad_config_is_refused_naming_the_setting(tmp_path, changes, message) -> None:
     with pytest.raises(ConfigError, match=message):
         tiny_config(tmp_path / "run", **changes)
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has a CUDA device")
+def test_cuda_without_a_gpu_is_refused_before_anything_is_written(tmp_path) -> None:
+    with pytest.raises(ConfigError, match="no CUDA device"):
+        train(tiny_config(tmp_path / "run", device="cuda"), progress=False)
     assert not (tmp_path / "run").exists()
 
 

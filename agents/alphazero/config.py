@@ -54,7 +54,8 @@ class TrainConfig:
         ray: Ray address (``"auto"``, ``"ray://host:10001"``, ...): workers are Ray actors.
         threads: torch threads of each process.
         precision: Inference precision of self-play and evaluation: ``"float32"``,
-            ``"bfloat16"`` or ``"auto"`` (the faster on this machine, timed once per worker).
+            ``"bfloat16"`` or ``"auto"`` (the faster on this machine, timed once per worker;
+            give a fixed one for a reproducible run).
         channels: Convolution channels of the network.
         blocks: Residual blocks of the network.
         simulations: PUCT simulations per self-play move.

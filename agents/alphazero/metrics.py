@@ -55,15 +55,13 @@ class MetricsLog:
 
 def plot_metrics(metrics: str | Path, png: str | Path, title: str = "") -> None:
     """Draw loss, Elo, score against each MCTS budget and games/s over training time."""
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure  # no pyplot: the caller's backend is left alone
 
     records = read_metrics(metrics)
     train = [r for r in records if r.get("kind") == "train"]
     evals = [r for r in records if r.get("kind") == "eval"]
-    figure, axes = plt.subplots(2, 2, figsize=(11, 7.5), constrained_layout=True)
+    figure = Figure(figsize=(11, 7.5), layout="constrained")
+    axes = figure.subplots(2, 2)
     loss, elo, score, speed = axes.flat
     minutes = [r["seconds"] / 60 for r in train]
     for key, name in (("policy_loss", "policy"), ("value_loss", "value"), ("loss", "total")):
@@ -110,5 +108,4 @@ def plot_metrics(metrics: str | Path, png: str | Path, title: str = "") -> None:
         figure.suptitle(title)
     temporary = Path(png).with_name(Path(png).name + ".tmp.png")
     figure.savefig(temporary, dpi=90)
-    plt.close(figure)
     temporary.replace(png)

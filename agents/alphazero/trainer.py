@@ -6,8 +6,8 @@ Schedule: each worker plays ``moves_per_task`` moves in each of its ``games_in_f
 with the newest weights, returns the finished games and gets the next task at once (with the
 weights as they are then); meanwhile the learner trains ``train_ratio`` positions per new
 position. With one worker the order of events does not depend on timing: task ``k + 1`` uses
-the weights trained on the games of tasks up to ``k - 1``, so a run with a game budget is
-reproducible from its seed.
+the weights trained on the games of tasks up to ``k - 1``, so a run with a game budget and a
+fixed inference precision is reproducible from its seed.
 """
 
 from __future__ import annotations

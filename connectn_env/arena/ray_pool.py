@@ -10,7 +10,7 @@ processes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from typing import Any
 
@@ -43,29 +43,37 @@ def _ray(address: str) -> Any:
 
 
 def play_games_ray(
-    tasks: list[GameTask], address: str, max_in_flight: int | None = None
+    tasks: Iterable[GameTask], address: str, max_in_flight: int | None = None
 ) -> Iterator[GameResult]:
     """Play ``tasks`` as Ray tasks on the cluster at ``address`` (``"auto"``,
     ``"ray://host:10001"``, ``"local"``); yield each result as its game ends.
 
     Args:
-        tasks: The games.
+        tasks: The games (read lazily, as tasks are submitted).
         address: Where Ray runs (an already initialised Ray is used as it is).
-        max_in_flight: Most games submitted at once (default: all).
+        max_in_flight: Most games submitted at once (default: twice the cluster's CPUs).
 
     Raises:
         ArenaError: Ray is missing, or a task failed outside agent code.
     """
     ray = _ray(address)
     remote = ray.remote(num_cpus=1)(_play_task)
-    queue = list(reversed(tasks))
-    limit = len(tasks) if max_in_flight is None else max(1, max_in_flight)
+    pending = iter(tasks)
+    if max_in_flight is None:
+        max_in_flight = 2 * int(ray.cluster_resources().get("CPU", 1))
+    limit = max(1, max_in_flight)
     running: dict[Any, GameTask] = {}
+    exhausted = False
     try:
-        while queue or running:
-            while queue and len(running) < limit:
-                task = queue.pop()
+        while not exhausted or running:
+            while not exhausted and len(running) < limit:
+                task = next(pending, None)
+                if task is None:
+                    exhausted = True
+                    break
                 running[remote.remote(task)] = task
+            if not running:
+                break
             done, _ = ray.wait(list(running), num_returns=1)
             for ref in done:
                 task = running.pop(ref)
