@@ -4,7 +4,11 @@ games; MCTS planning on single-agent Gymnasium envs.
 
 Every agent has ``act(env) -> action`` for ``env.agent_selection``; search agents also have
 ``search(env) -> SearchResult``. On this suite's envs the search runs compiled (numba).
+``AlphaZeroAgent`` (a network trained by :mod:`agents.alphazero`) needs torch and is imported
+on first use.
 """
+
+from typing import Any
 
 from agents.alphabeta import AlphaBetaAgent, AlphaBetaResult
 from agents.mcts import MCTSAgent
@@ -16,6 +20,7 @@ from agents.simple import PolicyAgent, RandomAgent
 __all__ = [
     "AlphaBetaAgent",
     "AlphaBetaResult",
+    "AlphaZeroAgent",
     "MCTSAgent",
     "MCTSPlanner",
     "PUCTAgent",
@@ -25,3 +30,12 @@ __all__ = [
     "RandomAgent",
     "SearchResult",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``AlphaZeroAgent`` is imported on first use (it needs torch, an optional extra)."""
+    if name == "AlphaZeroAgent":
+        from agents.alphazero import AlphaZeroAgent
+
+        return AlphaZeroAgent
+    raise AttributeError(f"module 'agents' has no attribute {name!r}")

@@ -6,10 +6,12 @@ Subcommands::
                   [--seed N] [--ui window|terminal|auto] [--record DIR]
     connectn arena GAME [game options] SPEC SPEC [SPEC ...] [--games N] [--workers K]
                    [--seed N] [--move-timeout S] [--out FILE.jsonl] [--json FILE]
-                   [--record DIR] [--no-progress]
+                   [--record DIR] [--no-progress] [--ray ADDRESS]
     connectn replay FILE [--ui window|terminal|auto]
     connectn bench [--full]
     connectn demo GAME [game options] [--seed N]
+    connectn train GAME [game options] --out RUN_DIR [--minutes N] [--games N] [--resume]
+                   [--device cpu|cuda] [--workers K] [--ray ADDRESS] [training options]
     connectn gtp hex [--size N] [--swap] [--opponent SPEC] [--seed N]
     connectn pbrain [--opponent SPEC] [--seed N]
 
@@ -52,6 +54,7 @@ from connectn_env.envs.base import BoardGameEnv
 from connectn_env.gameoptions import add_game_parsers, game_config_from_args
 from connectn_env.safetext import printable
 from connectn_env.specs import AgentSpec, parse_agent_spec
+from connectn_env.train_command import add_train_options
 
 __all__ = ["DEFAULT_OPPONENT", "game_config_from_args", "main", "make_raw_env", "pbrain_main"]
 
@@ -60,7 +63,8 @@ DEFAULT_PBRAIN_OPPONENT = "mcts:time=30"
 DESCRIPTION = "Play against the AI, run tournaments, replay games, benchmark."
 SPEC_HELP = (
     "Agent specs: random[:seed=S], mcts[:simulations=800,c=1.4,time=0.5,rave=true,...], "
-    "puct[:simulations=400,...], ab[:depth=6,time=1,nodes=200000,...] (alpha-beta), "
+    "puct[:simulations=400,...], az:path=RUN_DIR/best.pt[,simulations=200,...] (a trained "
+    "AlphaZero network), ab[:depth=6,time=1,nodes=200000,...] (alpha-beta), "
     "module:callable[:key=value,...] (a factory returning an object with act(env)); values "
     "are true/false, integers, decimals or strings. A spec runs code: module:callable "
     "imports that module and calls that callable, whatever it is, so use only specs you "
@@ -204,6 +208,12 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--json", type=Path, metavar="FILE", help="write the tables as JSON")
         sub.add_argument("--record", type=Path, metavar="DIR", help="save every game here")
         sub.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+        sub.add_argument(
+            "--ray",
+            metavar="ADDRESS",
+            help="play the games as Ray tasks: auto (this machine's cluster), ray://HOST:10001 "
+            "or local (start Ray here); --workers then caps the games at once",
+        )
 
     add_game_parsers(arena, arena_options, _formatter)
 
@@ -213,6 +223,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = add_command("bench", help="environment and MCTS speed against references")
     bench.add_argument("--full", action="store_true", help="more runs and simulations")
+
+    train = add_command(
+        "train",
+        help="train an AlphaZero network by self-play (needs torch)",
+        description="AlphaZero self-play training: writes checkpoints, metrics and plots to "
+        "RUN_DIR; the network plays as the agent spec az:path=RUN_DIR/best.pt.",
+    )
+    add_game_parsers(train, add_train_options, _formatter)
 
     demo = add_command("demo", help="a random-vs-random game as text")
     add_game_parsers(
@@ -336,6 +354,17 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             args.game_config = game_config_from_args(args)
         except ValueError as error:
             parser.exit(2, f"connectn {args.command}: error: {error}\n")
+        if args.command == "train":
+            from connectn_env.train_command import run_train_command
+
+            return run_train_command(
+                args, lambda message: parser.exit(2, f"connectn train: error: {message}\n")
+            )
+        try:
+            for spec in _agent_specs(args):
+                spec.check_game(args.game_config)
+        except ValueError as error:
+            parser.exit(2, f"connectn {args.command}: error: {error}\n")
         if args.command == "play":
             from connectn_env.play import AgentBuildError, run_play
 
@@ -358,6 +387,13 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             parser.exit(stop.code, "\nterminated\n")
         raise
     return 2
+
+
+def _agent_specs(args: argparse.Namespace) -> list[AgentSpec]:
+    """The agent specs of a play or arena command line."""
+    if args.command == "play":
+        return [args.opponent]
+    return list(getattr(args, "agents", []))
 
 
 if __name__ == "__main__":

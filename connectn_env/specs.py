@@ -8,6 +8,8 @@ Grammar::
     puct[:key=value,...]       keys: simulations, time, c, temperature, noise, alpha, reuse,
                                max_nodes, seed
     ab[:key=value,...]         alpha-beta; keys: depth, time, nodes, table_bits, seed
+    az:path=FILE[,key=value,...]   a trained AlphaZero network (RUN_DIR/best.pt); keys: path,
+                               simulations, time, c, temperature, device, seed
     human                      a person (``connectn play`` only)
     module:callable[:key=value,...]   a user factory, e.g. ``mypkg.bots:make_bot:depth=3``
 
@@ -56,7 +58,7 @@ class _Key(NamedTuple):
     low: float | None = None
     strict: bool = False  # low itself is excluded
     high: float | None = None
-    choices: tuple[str, ...] = ()  # the values of a str key
+    choices: tuple[str, ...] = ()  # the values of a str key (none: any string)
 
 
 _KEYS: dict[str, dict[str, _Key]] = {
@@ -95,6 +97,15 @@ _KEYS: dict[str, dict[str, _Key]] = {
         "table_bits": _Key("table_bits", int, 10, high=28),  # AlphaBetaAgent's range
         "seed": _Key("seed", int, 0),
     },
+    "az": {
+        "path": _Key("path", str),  # any file name
+        "simulations": _Key("simulations", int, 1, high=MAX_SIMULATIONS),
+        "time": _Key("time_limit", float, 0.0, True, MAX_SECONDS),
+        "c": _Key("c_puct", float, 0.0, high=1e6),
+        "temperature": _Key("temperature", float, 0.0, high=1e6),
+        "device": _Key("device", str, choices=("cpu", "cuda")),
+        "seed": _Key("seed", int, 0),
+    },
     "human": {},
 }
 # the allowed values of the string keys
@@ -114,6 +125,8 @@ _HELP = (
     + ", ".join(_KEYS["puct"])
     + "; ab[:key=value,...] (alpha-beta) with keys "
     + ", ".join(_KEYS["ab"])
+    + "; az:path=RUN_DIR/best.pt[,key=value,...] with keys "
+    + ", ".join(_KEYS["az"])
     + "; human; module:callable[:key=value,...] (a factory returning an agent)"
 )
 
@@ -200,7 +213,23 @@ class AgentSpec:
             return agents.MCTSAgent(**kwargs)
         if self.kind == "ab":
             return agents.AlphaBetaAgent(**kwargs)
+        if self.kind == "az":
+            from agents.alphazero import AlphaZeroAgent
+
+            return AlphaZeroAgent.from_checkpoint(**kwargs)
         return agents.PUCTAgent(**kwargs)
+
+    def check_game(self, game: Any) -> None:
+        """Refuse a game this agent cannot play (an ``az`` network trained on another game or
+        board size); other agents play every game.
+
+        Raises:
+            ValueError: the message names both games.
+        """
+        if self.kind == "az":
+            from agents.alphazero import load_checkpoint
+
+            load_checkpoint(dict(self.options)["path"], game)
 
     def __str__(self) -> str:
         if not self.options:
@@ -231,6 +260,8 @@ def parse_agent_spec(text: str, *, allow_human: bool = True) -> AgentSpec:
         if head == "human" and not allow_human:
             raise ValueError(f"agent spec {text!r}: 'human' is only allowed in connectn play")
         options = _parse_options(text, rest, head) if rest else ()
+        if head == "az":
+            _check_checkpoint(text, dict(options))
         return AgentSpec(head, options)
     name, _, kwargs = rest.partition(":")
     if not rest or not _MODULE.fullmatch(head) or not _IDENTIFIER.fullmatch(name):
@@ -267,7 +298,10 @@ def _check_value(spec: _Key, key: str, value: Any, raw: str | None = None) -> Va
     within its range; ``raw``: the text it was parsed from, for messages."""
     shown = repr(value) if raw is None else raw
     if spec.kind is str:
-        if value not in spec.choices:
+        value = raw if raw is not None else value  # a file name "12" stays a string
+        if not isinstance(value, str):
+            raise ValueError(f"{key} must be a string, got {shown}")
+        if spec.choices and value not in spec.choices:
             raise ValueError(f"{key} must be one of {', '.join(spec.choices)}, got {shown}")
         return value
     if spec.kind is bool:
@@ -291,6 +325,20 @@ def _check_value(spec: _Key, key: str, value: Any, raw: str | None = None) -> Va
     if key == "max_nodes":
         check_max_nodes(value)
     return value
+
+
+def _check_checkpoint(text: str, options: dict[str, Value]) -> None:
+    """An ``az`` spec names a readable checkpoint (reported before any game starts)."""
+    if "path" not in options:
+        raise ValueError(f"agent spec {text!r}: az needs path=FILE (a checkpoint, RUN_DIR/best.pt)")
+    try:
+        from agents.alphazero import load_checkpoint
+
+        load_checkpoint(options["path"])
+    except ImportError as error:
+        raise ValueError(f"agent spec {text!r}: {error}") from None
+    except ValueError as error:  # CheckpointError
+        raise ValueError(f"agent spec {text!r}: {error}") from None
 
 
 def _check_literal(key: str, value: Any) -> None:

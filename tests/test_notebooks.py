@@ -19,6 +19,7 @@ EXPECTED = [
     "02_mcts_baselines",
     "03_rl_against_mcts",
     "04_puct_with_a_policy",
+    "05_alphazero",
     "06_planning",
 ]
 OUR_PACKAGES = ("connectn_env", "agents")

@@ -161,6 +161,7 @@ def run_tournament(
     out: str | Path | None = None,
     record_dir: str | Path | None = None,
     progress: bool = False,
+    ray: str | None = None,
 ) -> TournamentResult:
     """Play a round robin: every pair of agents plays ``games`` games, colours alternating.
 
@@ -182,6 +183,9 @@ def run_tournament(
         out: JSON-lines file that gets every finished game; a rerun resumes from it.
         record_dir: Save every game played as a record (JSON, and SGF for Gomoku and Hex).
         progress: Show progress on stderr.
+        ray: A Ray address (``"auto"``, ``"ray://host:10001"``, ``"local"``): play the games
+            as Ray tasks there instead of in local processes (``workers`` then caps the games
+            running at once; see :mod:`connectn_env.arena.ray_pool`).
 
     Raises:
         ArenaError: fewer than two agents, a ``human`` agent, a spec that fails to build
@@ -196,9 +200,10 @@ def run_tournament(
         raise ArenaError("'human' cannot play in the arena (use connectn play)")
     games = require_int("games", games, 1)
     seed = require_int("seed", seed, 0)
-    if workers is None:
-        workers = min(os.cpu_count() or 1, MAX_WORKERS)
-    workers = require_int("workers", workers, 1, MAX_WORKERS)
+    if ray is None or workers is not None:
+        if workers is None:
+            workers = min(os.cpu_count() or 1, MAX_WORKERS)
+        workers = require_int("workers", workers, 1, MAX_WORKERS)
     if move_timeout is not None:
         move_timeout = require_number("move_timeout", move_timeout, 0.0, strict_low=True)
         if move_timeout > MAX_MOVE_TIMEOUT:
@@ -222,7 +227,13 @@ def run_tournament(
     bar = Progress(plan_size(len(specs), games) - planned_done, enabled=progress)
     todo = (task for task in plan() if task.key not in finished)
     played = 0
-    for result in play_games(todo, workers):
+    if ray is None:
+        results = play_games(todo, workers)
+    else:
+        from connectn_env.arena.ray_pool import play_games_ray
+
+        results = play_games_ray(todo, ray, workers)
+    for result in results:
         finished[result.key] = result
         played += 1
         if store is not None:
@@ -274,6 +285,7 @@ def run_arena_command(args: argparse.Namespace) -> int:
             out=args.out,
             record_dir=args.record,
             progress=not args.no_progress,
+            ray=args.ray,
         )
     skipped = len(result.results) - result.played
     if skipped:

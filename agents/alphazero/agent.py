@@ -1,0 +1,121 @@
+"""A trained network as an agent: PUCT search guided by it, one game at a time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.alphazero.checkpoint import Checkpoint, load_checkpoint
+from agents.alphazero.config import DEVICES
+from agents.alphazero.inference import NetworkEvaluator
+from agents.envapi import native_state
+from agents.puct import PUCTAgent
+from agents.search import DEFAULT_MAX_NODES, SearchResult
+from connectn_env.games import GameState
+from connectn_env.games.validation import require_choice
+
+__all__ = ["AlphaZeroAgent"]
+
+
+class AlphaZeroAgent(PUCTAgent):
+    """AlphaZero's player: PUCT search whose priors and leaf values come from a trained network.
+
+    It plays the game (and board size) of its checkpoint, in this suite's envs (the search is
+    compiled; the network is called at each new leaf). Usable wherever an agent is: ``connectn
+    play``/``arena`` (spec ``az:path=RUN_DIR/best.pt,simulations=200``), the Gymnasium envs'
+    ``opponent=``, the play window's analysis overlay.
+
+    Args:
+        checkpoint: A :class:`~agents.alphazero.checkpoint.Checkpoint` (see
+            :meth:`from_checkpoint` to read one from a file).
+        simulations: Simulations per move.
+        time_limit: Seconds per move (with both budgets, the first one spent stops).
+        c_puct: PUCT exploration constant.
+        temperature: 0 plays the best move; > 0 samples by ``visits ** (1 / temperature)``.
+        reuse_tree: Keep the subtree of the moves played since the last search.
+        max_nodes: Tree size bound.
+        device: torch device of the network.
+        precision: Inference precision, ``"float32"`` (fastest for one position at a time on
+            most CPUs), ``"bfloat16"`` or ``"auto"`` (timed once).
+        seed: None, an int or a ``np.random.Generator``.
+    """
+
+    def __init__(
+        self,
+        checkpoint: Checkpoint,
+        *,
+        simulations: int | None = 200,
+        time_limit: float | None = None,
+        c_puct: float = 1.5,
+        temperature: float = 0.0,
+        reuse_tree: bool = True,
+        max_nodes: int = DEFAULT_MAX_NODES,
+        device: str = "cpu",
+        precision: str = "float32",
+        seed: Any = None,
+    ) -> None:
+        if not isinstance(checkpoint, Checkpoint):
+            raise TypeError(
+                f"checkpoint must be a Checkpoint (see AlphaZeroAgent.from_checkpoint), got "
+                f"{type(checkpoint).__name__}"
+            )
+        super().__init__(
+            self._generic_policy,
+            simulations=simulations,
+            time_limit=time_limit,
+            c_puct=c_puct,
+            temperature=temperature,
+            reuse_tree=reuse_tree,
+            max_nodes=max_nodes,
+            seed=seed,
+            backend="native",
+        )
+        require_choice("device", device, DEVICES)
+        self.checkpoint = checkpoint
+        self.evaluator = NetworkEvaluator(checkpoint.network(), device, precision=precision)
+
+    @classmethod
+    def from_checkpoint(cls, path: str | Path, **kwargs: Any) -> AlphaZeroAgent:
+        """The agent of the checkpoint file ``path`` (``RUN_DIR/best.pt``); ``kwargs`` as for
+        the constructor.
+
+        Raises:
+            CheckpointError: the file is missing, unreadable or not a checkpoint.
+        """
+        return cls(load_checkpoint(path), **kwargs)
+
+    def search(self, env: Any, progress: Any = None) -> SearchResult:
+        """Search from the env's position (see :meth:`SearchAgent.search`).
+
+        Raises:
+            CheckpointError: the env plays another game or board size than the network's.
+            TypeError: the env is not one of this suite's.
+        """
+        state = native_state(env)
+        if state is None:
+            raise TypeError(f"an AlphaZeroAgent plays this suite's envs only, got {env!r}")
+        self.checkpoint.check_game(state.game)
+        return super().search(env, progress)
+
+    def _evaluate_native(self, leaf: GameState) -> tuple[np.ndarray, float]:
+        player = leaf.current_player()
+        priors, values = self.evaluator(
+            leaf.observation(player)[None],
+            np.array([player]),
+            leaf.legal_action_mask()[None],
+        )
+        value = float(values[0])
+        return priors[0], value if player == 0 else -value
+
+    @staticmethod
+    def _generic_policy(observation: Any) -> Any:
+        raise TypeError("an AlphaZeroAgent plays this suite's envs only")
+
+    def __repr__(self) -> str:
+        where = self.checkpoint.path or "<memory>"
+        return (
+            f"AlphaZeroAgent({where}, game={self.checkpoint.game}, "
+            f"simulations={self.simulations}, c_puct={self.c_puct})"
+        )

@@ -1,0 +1,138 @@
+"""Checkpoint files: a network's weights with its game and shape, saved with ``torch.save`` of
+plain data (state dicts, numbers, strings) and read with ``torch.load(weights_only=True)``:
+no pickled objects, so loading a file runs no code from it.
+
+Every file holds ``{"format", "version", "game": {"name", "params"}, "network": NetworkSpec
+data, "model": state dict}``; a training checkpoint (``latest.pt``) also holds the optimizer's
+state dict, the training config and the run's progress.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from agents.alphazero.network import NetworkSpec, PolicyValueNet
+from connectn_env.games import BoardGame
+from connectn_env.records.gameconfig import GameConfig
+
+__all__ = ["FORMAT", "Checkpoint", "CheckpointError", "load_checkpoint", "save_checkpoint"]
+
+FORMAT = "connectn-alphazero"
+VERSION = 1
+
+
+class CheckpointError(ValueError):
+    """A file that is not a readable checkpoint, or a checkpoint of another game."""
+
+
+@dataclass
+class Checkpoint:
+    """The content of a checkpoint file.
+
+    Attributes:
+        game: The game the network was trained on.
+        spec: The network's shape.
+        model: Its state dict.
+        optimizer: The optimizer's state dict (training checkpoints), else None.
+        config: The training config as JSON data, or None.
+        progress: Counters of the run (step, games, positions, seconds...).
+        path: Where it was read from (None if not read from a file).
+    """
+
+    game: GameConfig
+    spec: NetworkSpec
+    model: dict[str, torch.Tensor]
+    optimizer: dict[str, Any] | None = None
+    config: dict[str, Any] | None = None
+    progress: dict[str, Any] = field(default_factory=dict)
+    path: Path | None = None
+
+    def network(self, device: Any = "cpu") -> PolicyValueNet:
+        """A network with these weights, in eval mode."""
+        model = PolicyValueNet(self.spec)
+        model.load_state_dict(self.model)
+        return model.to(device).eval()
+
+    def check_game(self, game: BoardGame | GameConfig) -> None:
+        """Refuse a game other than the checkpoint's.
+
+        Raises:
+            CheckpointError: the message names both games.
+        """
+        config = game if isinstance(game, GameConfig) else GameConfig.from_game(game)
+        if config.make_game() != self.game.make_game():
+            where = f" {self.path}" if self.path is not None else ""
+            raise CheckpointError(
+                f"checkpoint{where} was trained on {self.game}, not on {config}: a network "
+                "only plays the game and board size it was trained on"
+            )
+
+
+def save_checkpoint(path: str | Path, checkpoint: Checkpoint) -> None:
+    """Write ``checkpoint`` to ``path`` atomically (a temporary file, then a rename)."""
+    path = Path(path)
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": {"name": checkpoint.game.name, "params": dict(checkpoint.game.params)},
+        "network": checkpoint.spec.to_json(),
+        "model": {name: value.detach().cpu() for name, value in checkpoint.model.items()},
+        "progress": dict(checkpoint.progress),
+    }
+    if checkpoint.optimizer is not None:
+        data["optimizer"] = checkpoint.optimizer
+    if checkpoint.config is not None:
+        data["config"] = checkpoint.config
+    temporary = path.with_name(path.name + ".tmp")
+    torch.save(data, temporary)
+    os.replace(temporary, path)
+
+
+def load_checkpoint(path: str | Path, game: BoardGame | GameConfig | None = None) -> Checkpoint:
+    """Read a checkpoint file (``torch.load(weights_only=True)``), on the CPU.
+
+    Args:
+        path: The file.
+        game: If given, the checkpoint must be for this game (and board size).
+
+    Raises:
+        CheckpointError: the file is missing, unreadable, not a checkpoint of this suite, or
+            for another game than ``game``; the message names the file.
+    """
+    path = Path(path)
+    try:
+        data = torch.load(path, map_location="cpu", weights_only=True)
+    except FileNotFoundError:
+        raise CheckpointError(f"no checkpoint file {path}") from None
+    except IsADirectoryError:
+        raise CheckpointError(f"{path} is a directory, not a checkpoint file") from None
+    except Exception as error:  # torch raises many kinds for a file it cannot read
+        raise CheckpointError(f"cannot read checkpoint {path}: {error}".strip()) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CheckpointError(f"{path} is not a connectn AlphaZero checkpoint")
+    if data.get("version") != VERSION:
+        raise CheckpointError(
+            f"{path} has checkpoint version {data.get('version')!r}; this version reads {VERSION}"
+        )
+    try:
+        info = data["game"]
+        checkpoint = Checkpoint(
+            game=GameConfig(info["name"], dict(info["params"])),
+            spec=NetworkSpec.from_json(data["network"]),
+            model=dict(data["model"]),
+            optimizer=data.get("optimizer"),
+            config=data.get("config"),
+            progress=dict(data.get("progress", {})),
+            path=path,
+        )
+        PolicyValueNet(checkpoint.spec).load_state_dict(checkpoint.model)
+    except (KeyError, TypeError, ValueError, RuntimeError) as error:
+        raise CheckpointError(f"{path} is a damaged checkpoint: {error}") from None
+    if game is not None:
+        checkpoint.check_game(game)
+    return checkpoint

@@ -1,0 +1,216 @@
+"""What runs in the worker processes (or Ray actors): batched self-play, and evaluation matches.
+
+Both classes are built from plain data (a game as ``{"name", "params"}``, a network spec as a
+dict) and receive the network's weights as numpy arrays, so that they can live in another
+process or on another machine.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from agents.alphazero.evaluation import (
+    MatchResult,
+    MCTSSide,
+    NetworkSide,
+    mcts_label,
+    network_evaluator,
+    play_match,
+)
+from agents.alphazero.inference import NetworkEvaluator
+from agents.alphazero.network import NetworkSpec, PolicyValueNet
+from agents.selfplay import BatchedSelfPlay, SelfPlayGame
+from connectn_env.records.gameconfig import GameConfig
+
+__all__ = [
+    "EvaluationTask",
+    "EvaluationWorker",
+    "SelfPlayOutput",
+    "SelfPlayWorker",
+    "peak_rss_mb",
+    "rss_mb",
+]
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process, in MiB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def rss_mb() -> float:
+    """Resident memory of this process now, in MiB (the peak where /proc is missing)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            pages = int(statm.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return peak_rss_mb()
+    return pages * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
+
+
+def _game(game: dict[str, Any]) -> Any:
+    return GameConfig(game["name"], dict(game["params"])).make_game()
+
+
+@dataclass(frozen=True)
+class SelfPlayOutput:
+    """What a self-play task returns.
+
+    Attributes:
+        games: The games finished during the task.
+        positions: Moves played (searches run) during the task.
+        seconds: Time of the task.
+        network_seconds: Time spent in the network.
+        rss_mb: Resident memory of the worker at the end of the task.
+        peak_rss_mb: Its peak resident memory so far.
+    """
+
+    games: list[SelfPlayGame]
+    positions: int
+    seconds: float
+    network_seconds: float
+    rss_mb: float
+    peak_rss_mb: float
+
+
+class SelfPlayWorker:
+    """Plays ``settings["games_in_flight"]`` self-play games at once; :meth:`play` advances
+    them with the given weights (games in progress continue across calls).
+
+    Args:
+        game: ``{"name", "params"}`` of the game.
+        spec: :class:`NetworkSpec` data.
+        settings: ``simulations``, ``games_in_flight``, ``c_puct``, ``dirichlet_alpha``,
+            ``noise_fraction``, ``temperature_moves``, ``reuse_tree``, ``precision``.
+        seed: Seed of this worker's games.
+        threads: torch threads.
+        device: torch device.
+    """
+
+    def __init__(
+        self,
+        game: dict[str, Any],
+        spec: dict[str, Any],
+        settings: dict[str, Any],
+        seed: int,
+        threads: int,
+        device: str,
+    ) -> None:
+        torch.set_num_threads(threads)
+        board_game = _game(game)
+        self.evaluator = NetworkEvaluator(
+            PolicyValueNet(NetworkSpec.from_json(spec)),
+            device,
+            precision=settings["precision"],
+            batch=settings["games_in_flight"],
+        )
+        self.selfplay = BatchedSelfPlay(
+            board_game,
+            settings["games_in_flight"],
+            simulations=settings["simulations"],
+            c_puct=settings["c_puct"],
+            dirichlet_alpha=settings["dirichlet_alpha"],
+            noise_fraction=settings["noise_fraction"],
+            temperature_moves=settings["temperature_moves"],
+            reuse_tree=settings["reuse_tree"],
+            seed=seed,
+        )
+        self.version: int | None = None
+
+    def play(self, weights: dict[str, Any], version: int, moves: int) -> SelfPlayOutput:
+        """Make ``moves`` moves in every game with the network ``weights`` (loaded when
+        ``version`` changes)."""
+        start = time.perf_counter()
+        if version != self.version:
+            self.evaluator.load(weights)
+            self.version = version
+        network_before = self.evaluator.seconds
+        moves_before = self.selfplay.moves_played
+        games = self.selfplay.play(self.evaluator, moves)
+        return SelfPlayOutput(
+            games=games,
+            positions=self.selfplay.moves_played - moves_before,
+            seconds=time.perf_counter() - start,
+            network_seconds=self.evaluator.seconds - network_before,
+            rss_mb=rss_mb(),
+            peak_rss_mb=peak_rss_mb(),
+        )
+
+
+@dataclass(frozen=True)
+class EvaluationTask:
+    """An evaluation of one checkpoint.
+
+    Attributes:
+        label: The checkpoint's label.
+        weights: Its weights.
+        previous: ``(label, weights)`` of the previous evaluated checkpoint, or None.
+        budgets: Simulation budgets of the pure UCT opponents.
+        games: Games per opponent.
+        simulations: Simulations per move of the networks.
+        c_puct: Their PUCT constant.
+        opening_moves: Moves drawn by visit counts at the start of network-against-network
+            games (two networks would otherwise play the same games over and over).
+        seed: Seed of the match.
+    """
+
+    label: str
+    weights: dict[str, Any]
+    previous: tuple[str, dict[str, Any]] | None
+    budgets: tuple[int, ...]
+    games: int
+    simulations: int
+    c_puct: float
+    opening_moves: int
+    seed: int
+
+
+class EvaluationWorker:
+    """Plays evaluation matches for the trainer (see :class:`EvaluationTask`)."""
+
+    def __init__(
+        self, game: dict[str, Any], spec: dict[str, Any], threads: int, device: str, precision: str
+    ):
+        torch.set_num_threads(threads)
+        self.game = _game(game)
+        self.spec = NetworkSpec.from_json(spec)
+        self.device = device
+        self.precision = precision
+
+    def evaluate(self, task: EvaluationTask) -> list[MatchResult]:
+        """The checkpoint against each MCTS budget, then against the previous checkpoint."""
+        evaluator = network_evaluator(
+            self.spec, task.weights, self.device, self.precision, task.games
+        )
+        results = []
+        for k, budget in enumerate(task.budgets):
+            network = NetworkSide(
+                self.game,
+                evaluator,
+                simulations=task.simulations,
+                c_puct=task.c_puct,
+                seed=(task.seed, k, 0),
+            )
+            mcts = MCTSSide(self.game, budget, seed=(task.seed, k, 1))
+            labels = (task.label, mcts_label(budget))
+            results.append(play_match(self.game, network, mcts, task.games, labels))
+        if task.previous is not None:
+            label, weights = task.previous
+            sides = [
+                NetworkSide(
+                    self.game,
+                    network_evaluator(self.spec, w, self.device, self.precision, task.games),
+                    simulations=task.simulations,
+                    c_puct=task.c_puct,
+                    opening_moves=task.opening_moves,
+                    seed=(task.seed, len(task.budgets), side),
+                )
+                for side, w in enumerate((task.weights, weights))
+            ]
+            results.append(play_match(self.game, *sides, task.games, (task.label, label)))
+        return results

@@ -1,0 +1,541 @@
+"""Many PUCT searches at once, one network call per step: the batched search of AlphaZero
+self-play and evaluation.
+
+:class:`BatchedSearch` keeps ``slots`` positions of one game, each with its own tree (the
+trees are stacked arrays of :mod:`agents.tree`'s layout). A step of :meth:`BatchedSearch.run`
+walks every unfinished search to its next leaf with the compiled loop
+(:func:`agents.loop.run_simulations` with ``external=True``), writes each leaf's observation,
+player to move and legal mask into batch arrays, calls the evaluator once on the whole batch,
+and backs the answers up with :func:`agents.loop.resolve_leaf`; the tree work is compiled,
+only the evaluator call is Python. :class:`agents.selfplay.BatchedSelfPlay` plays whole games
+on it.
+
+The evaluator is any callable ``evaluate(observations, players, masks) -> (priors, values)``
+over a batch: ``observations`` int8 ``(n, rows, cols, 2)`` planes ``[player to move,
+opponent]`` (what ``env.observe`` gives), ``players`` int64 ``(n,)`` (0 or 1, the player to
+move), ``masks`` int8 ``(n, num_actions)``; it returns priors ``(n, num_actions)`` (any
+non-negative weights; renormalised over the legal actions) and values ``(n,)`` in [-1, 1]
+for the player to move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from agents import tree as t
+from agents.loop import SearchConfig, new_workspace, resolve_leaf, run_simulations
+from agents.search import check_seed
+from connectn_env.games import BoardGame, GameState, Outcome
+from connectn_env.games.lib.rng import new_rng, xorshift_next
+from connectn_env.games.validation import require_bool, require_int, require_number
+
+__all__ = [
+    "BatchEvaluator",
+    "BatchedSearch",
+    "search_config",
+    "uniform_evaluator",
+]
+
+BatchEvaluator = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[Any, Any]]
+
+_ONGOING = int(Outcome.ONGOING)
+_PLAYER_0_WINS = int(Outcome.PLAYER_0_WINS)
+_PLAYER_1_WINS = int(Outcome.PLAYER_1_WINS)
+_NO_DATA = np.zeros(0, dtype=np.int64)
+
+
+def uniform_evaluator(
+    observations: np.ndarray, players: np.ndarray, masks: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Uniform priors and value 0 for every position (a network-free evaluator for tests)."""
+    return masks.astype(np.float64), np.zeros(len(masks))
+
+
+# --- compiled pieces ----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _slot_workspace(work, game_workspace, g):
+    """The loop's workspace tuple (see :func:`agents.loop.new_workspace`) of slot ``g``."""
+    states, actions, priors, paths, moves, players, stamps, leaves = work
+    return (
+        states[g],
+        actions[g],
+        priors[g],
+        paths[g],
+        moves[g],
+        players[g],
+        stamps[g],
+        game_workspace,
+        leaves[g],
+    )
+
+
+@njit(cache=True)
+def _collect_leaves(
+    kernels,
+    params,
+    roots,
+    trees,
+    config,
+    rngs,
+    work,
+    game_workspace,
+    slots,
+    done,
+    target,
+    observations,
+    players_out,
+    masks,
+    pending,
+):
+    """Walk each slot's search to its next leaf; write the leaves into the batch arrays.
+
+    A slot whose search is finished (``done >= target``) or whose root is proven is skipped
+    (a proven root counts as finished). Returns the number of leaves written."""
+    ints, floats, metas = trees
+    n = 0
+    for i in range(slots.shape[0]):
+        g = slots[i]
+        if done[g] >= target[g]:
+            continue
+        tree = (ints[g], floats[g], metas[g])
+        workspace = _slot_workspace(work, game_workspace, g)
+        finished = run_simulations(
+            kernels,
+            None,
+            params,
+            roots[g],
+            tree,
+            config,
+            rngs[g],
+            workspace,
+            _NO_DATA,
+            target[g] - done[g],
+            True,
+        )
+        done[g] += finished
+        if done[g] >= target[g]:
+            continue
+        if ints[g][t.I_SOLVED, 0] != t.UNSOLVED:
+            done[g] = target[g]
+            continue
+        leaf = workspace[0]
+        player = kernels.player(params, leaf)
+        kernels.observe(params, leaf, player, observations[n])
+        legal = workspace[1]
+        count = kernels.legal_actions(params, leaf, legal)
+        masks[n, :] = 0
+        for k in range(count):
+            masks[n, legal[k]] = 1
+        players_out[n] = player
+        pending[n] = g
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _resolve_leaves(
+    kernels, params, trees, config, rngs, work, game_workspace, pending, n, priors, values, done
+):
+    """Back up the evaluator's answers for the ``n`` leaves of :func:`_collect_leaves`."""
+    ints, floats, metas = trees
+    for i in range(n):
+        g = pending[i]
+        tree = (ints[g], floats[g], metas[g])
+        workspace = _slot_workspace(work, game_workspace, g)
+        player = kernels.player(params, workspace[0])
+        r0 = values[i] if player == 0 else -values[i]
+        resolve_leaf(kernels, params, tree, config, workspace, priors[i], r0, rngs[g])
+        done[g] += 1
+
+
+@njit(cache=True)
+def _add_root_noise(ints, floats, slots, noise, fraction):
+    """Mix ``noise[i, :count]`` (a Dirichlet draw per slot) into the priors of each root's
+    children: ``(1 - fraction) * prior + fraction * noise``."""
+    for i in range(slots.shape[0]):
+        g = slots[i]
+        first = ints[g, t.I_FIRST, 0]
+        for k in range(ints[g, t.I_COUNT, 0]):
+            prior = floats[g, t.F_PRIOR, first + k]
+            floats[g, t.F_PRIOR, first + k] = (1.0 - fraction) * prior + fraction * noise[i, k]
+
+
+@njit(cache=True)
+def _root_policies(ints, floats, slots, out):
+    """The search's answer at each root, over the action space: the visit shares of the
+    children that are not proven losses for the player to move (all children if every one
+    is), or all the mass on a proven win."""
+    for i in range(slots.shape[0]):
+        g = slots[i]
+        out[i, :] = 0.0
+        first = ints[g, t.I_FIRST, 0]
+        count = ints[g, t.I_COUNT, 0]
+        if count == 0:
+            continue
+        best = t.best_root_child(ints[g], floats[g])
+        if ints[g, t.I_SOLVED, best] == t.WIN:
+            out[i, ints[g, t.I_ACTION, best]] = 1.0
+            continue
+        all_lost = ints[g, t.I_SOLVED, best] == t.LOSS
+        total = 0.0
+        for child in range(first, first + count):
+            if all_lost or ints[g, t.I_SOLVED, child] != t.LOSS:
+                visits = ints[g, t.I_VISITS, child]
+                out[i, ints[g, t.I_ACTION, child]] = visits
+                total += visits
+        if total > 0:
+            for child in range(first, first + count):
+                out[i, ints[g, t.I_ACTION, child]] /= total
+        else:
+            out[i, ints[g, t.I_ACTION, best]] = 1.0
+
+
+@njit(cache=True)
+def _uniform01(rng):
+    """A float in [0, 1) from the xorshift state."""
+    return (xorshift_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def _choose_actions(ints, floats, slots, temperatures, rngs, out):
+    """The move each root plays: with temperature 0 the most visited child that is not a proven
+    loss (a proven win first, see :func:`agents.tree.best_root_child`); else a child drawn in
+    proportion to ``visits ** (1 / temperature)`` among those that are not proven losses (a
+    proven win is always played)."""
+    for i in range(slots.shape[0]):
+        g = slots[i]
+        best = t.best_root_child(ints[g], floats[g])
+        temperature = temperatures[i]
+        if temperature <= 0.0 or ints[g, t.I_SOLVED, best] != t.UNSOLVED:
+            out[i] = ints[g, t.I_ACTION, best]
+            continue
+        first = ints[g, t.I_FIRST, 0]
+        count = ints[g, t.I_COUNT, 0]
+        top = 0
+        for child in range(first, first + count):
+            if ints[g, t.I_SOLVED, child] != t.LOSS:
+                top = max(top, ints[g, t.I_VISITS, child])
+        total = 0.0
+        for child in range(first, first + count):
+            if ints[g, t.I_SOLVED, child] != t.LOSS and ints[g, t.I_VISITS, child] > 0:
+                total += (ints[g, t.I_VISITS, child] / top) ** (1.0 / temperature)
+        chosen = best
+        if total > 0.0:
+            draw = _uniform01(rngs[g]) * total
+            for child in range(first, first + count):
+                if ints[g, t.I_SOLVED, child] != t.LOSS and ints[g, t.I_VISITS, child] > 0:
+                    draw -= (ints[g, t.I_VISITS, child] / top) ** (1.0 / temperature)
+                    chosen = child
+                    if draw < 0.0:
+                        break
+        out[i] = ints[g, t.I_ACTION, chosen]
+
+
+@njit(cache=True)
+def _advance(kernels, params, roots, trees, spare, g, action, reuse, room):
+    """Play ``action`` at slot ``g``'s root; keep the subtree below it when ``reuse`` and at
+    least ``room`` free nodes remain after it, else start a fresh tree."""
+    ints, floats, metas = trees
+    spare_ints, spare_floats, spare_meta = spare
+    kernels.apply(params, roots[g], action)
+    child = -1
+    first = ints[g, t.I_FIRST, 0]
+    for c in range(first, first + ints[g, t.I_COUNT, 0]):
+        if ints[g, t.I_ACTION, c] == action:
+            child = c
+            break
+    player = kernels.player(params, roots[g])
+    if reuse and child >= 0 and ints[g, t.I_COUNT, child] > 0:
+        size = t.compact_subtree(ints[g], floats[g], child, spare_ints, spare_floats, spare_meta)
+        if size + room <= ints.shape[2]:
+            ints[g, :, :size] = spare_ints[:, :size]
+            floats[g, :, :size] = spare_floats[:, :size]
+            metas[g, t.M_NODES] = size
+            metas[g, t.M_FULL] = 0
+            ints[g, t.I_PLAYER, 0] = player
+            return
+    t.tree_reset(ints[g], floats[g], metas[g], player)
+
+
+@njit(cache=True)
+def _outcome_of(kernels, params, roots, g):
+    return kernels.outcome(params, roots[g])
+
+
+# --- the batched search -------------------------------------------------------------------
+
+
+def _check_evaluation(output: Any, count: int, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(priors float64 (count, A), values float64 (count,))`` from an evaluator's answer."""
+    if not isinstance(output, tuple | list) or len(output) != 2:
+        raise TypeError(f"the evaluator must return (priors, values), got {type(output).__name__}")
+    priors = np.ascontiguousarray(np.asarray(output[0], dtype=np.float64))
+    values = np.ascontiguousarray(np.asarray(output[1], dtype=np.float64).reshape(-1))
+    if priors.shape != (count, num_actions) or values.shape != (count,):
+        raise ValueError(
+            f"the evaluator must return priors of shape ({count}, {num_actions}) and values of "
+            f"shape ({count},), got {priors.shape} and {values.shape}"
+        )
+    if not (np.all(np.isfinite(priors)) and np.all(priors >= 0)):
+        raise ValueError("the evaluator's priors must be finite and >= 0")
+    if not np.all(np.abs(values) <= 1.0 + 1e-6):
+        raise ValueError(f"the evaluator's values must be in [-1, 1], got {values}")
+    return priors, np.clip(values, -1.0, 1.0)
+
+
+def search_config(c_puct: float) -> SearchConfig:
+    """The compiled loop's options of an AlphaZero search: PUCT, expand at once, evaluate the
+    expanded node."""
+    return SearchConfig(
+        mode=t.MODE_PUCT, exploration=c_puct, rave_k=1.0, expand_visits=0, evaluate_expanded=True
+    )
+
+
+class BatchedSearch:
+    """``slots`` PUCT searches of one game, run together: one evaluator call per step serves the
+    next leaf of every search.
+
+    Each slot holds a root position and its tree; :meth:`run` adds ``simulations`` simulations
+    to the trees of the given slots, :meth:`play` moves a root on (keeping the subtree below the
+    move), :meth:`policies` and :meth:`choose` read the searches' answers.
+
+    Args:
+        game: The game (a :class:`~connectn_env.games.BoardGame` of the suite).
+        slots: Number of positions searched together (the evaluator's largest batch).
+        simulations: Simulations per search (sizes the trees; :meth:`run` may ask for fewer).
+        c_puct: PUCT's exploration constant in ``Q + c P sqrt(N) / (1 + n)``.
+        reuse_tree: Keep the subtree of the move played (:meth:`play`).
+        seed: None, an int or a ``np.random.Generator`` (tie-breaking, move sampling, noise).
+    """
+
+    def __init__(
+        self,
+        game: BoardGame,
+        slots: int,
+        *,
+        simulations: int,
+        c_puct: float = 1.5,
+        reuse_tree: bool = True,
+        seed: Any = None,
+    ) -> None:
+        if not isinstance(game, BoardGame):
+            raise TypeError(f"game must be a BoardGame, got {type(game).__name__}")
+        self.game = game
+        self.slots = require_int("slots", slots, 1)
+        self.simulations = require_int("simulations", simulations, 1)
+        self.c_puct = require_number("c_puct", c_puct, 0.0)
+        self.reuse_tree = require_bool("reuse_tree", reuse_tree)
+        self.generator = check_seed(seed)
+        self.config = search_config(self.c_puct)
+        actions = game.num_actions
+        # a search expands at most one node per simulation plus the root, each with at most
+        # num_actions children; the trees hold two searches' worth, so half can be reused
+        self._room = (self.simulations + 1) * actions + 1
+        max_nodes = 2 * self._room
+        self.roots = np.tile(game.representation.initial, (self.slots, 1))
+        self.trees = (
+            np.zeros((self.slots, t.NUM_INT_FIELDS, max_nodes), dtype=np.int32),
+            np.zeros((self.slots, t.NUM_FLOAT_FIELDS, max_nodes), dtype=np.float64),
+            np.zeros((self.slots, t.NUM_META), dtype=np.int64),
+        )
+        self._spare = t.new_tree(max_nodes)
+        one = new_workspace(game.kernels, game.params, self.roots[0], actions, game.max_moves)
+        self._game_workspace = one[7]
+        stacked = (np.zeros((self.slots, *one[k].shape), dtype=one[k].dtype) for k in range(7))
+        self._work = (*stacked, np.zeros((self.slots, 2), dtype=np.int64))
+        self._rngs = np.stack([new_rng(self.generator) for _ in range(self.slots)])
+        self._done = np.zeros(self.slots, dtype=np.int64)
+        self._target = np.zeros(self.slots, dtype=np.int64)
+        rows, cols = game.rows, game.cols
+        self._observations = np.zeros((self.slots, rows * cols * 2), dtype=np.int8)
+        self._players = np.zeros(self.slots, dtype=np.int64)
+        self._masks = np.zeros((self.slots, actions), dtype=np.int8)
+        self._pending = np.zeros(self.slots, dtype=np.int64)
+        self.evaluations = 0  # evaluator calls so far
+        self.leaves = 0  # positions evaluated so far
+        for slot in range(self.slots):
+            self.reset(slot)
+
+    # --- positions ---------------------------------------------------------------------
+
+    def reset(self, slot: int, state: GameState | None = None) -> None:
+        """Put ``state`` (default: the starting position) at ``slot``'s root, with a new tree."""
+        slot = self._slot(slot)
+        if state is None:
+            self.roots[slot] = self.game.representation.initial
+        else:
+            if state.game != self.game:
+                raise ValueError(f"the state is a position of {state.game!r}, not {self.game!r}")
+            self.roots[slot] = state.data
+        player = self.game.kernels.player(self.game.params, self.roots[slot])
+        ints, floats, metas = self.trees
+        t.tree_reset(ints[slot], floats[slot], metas[slot], player)
+
+    def state(self, slot: int) -> GameState:
+        """A copy of ``slot``'s root position."""
+        return GameState(self.game, self.roots[self._slot(slot)].copy())
+
+    def is_over(self, slot: int) -> bool:
+        """True if the game at ``slot`` is finished."""
+        slot = self._slot(slot)
+        return _outcome_of(self.game.kernels, self.game.params, self.roots, slot) != _ONGOING
+
+    def play(self, slot: int, action: int) -> None:
+        """Play ``action`` at ``slot``'s root (keeping its subtree if ``reuse_tree``).
+
+        Raises:
+            ValueError: the action is illegal there (nothing changes).
+        """
+        slot = self._slot(slot)
+        game = self.game
+        if not 0 <= action < game.num_actions or game.kernels.check(
+            game.params, self.roots[slot], action
+        ):
+            raise ValueError(f"action {action} is illegal at slot {slot}: {self.state(slot)!r}")
+        _advance(
+            game.kernels,
+            game.params,
+            self.roots,
+            self.trees,
+            self._spare,
+            slot,
+            action,
+            self.reuse_tree,
+            self._room,
+        )
+
+    # --- search --------------------------------------------------------------------------
+
+    def run(
+        self,
+        slots: Any,
+        evaluate: BatchEvaluator,
+        *,
+        simulations: int | None = None,
+        noise: tuple[float, float] | None = None,
+    ) -> None:
+        """Add ``simulations`` (default: the constructor's) simulations to each slot's tree.
+
+        Unexpanded roots are expanded first (one evaluation, not counted as a simulation, as in
+        AlphaZero); with ``noise = (alpha, fraction)`` the roots' priors then get Dirichlet
+        noise. Finished games and proven roots are skipped.
+
+        Raises:
+            TypeError, ValueError: the evaluator answered in the wrong form (the trees keep
+                the simulations finished before the failed step).
+        """
+        simulations = self.simulations if simulations is None else simulations
+        simulations = require_int("simulations", simulations, 1, self.simulations)
+        slots = np.asarray([s for s in np.atleast_1d(slots) if not self.is_over(s)], np.int64)
+        if slots.size == 0:
+            return
+        ints = self.trees[0]
+        unexpanded = slots[ints[slots, t.I_COUNT, 0] == 0]
+        if unexpanded.size:
+            self._done[unexpanded] = 0
+            self._target[unexpanded] = 1
+            self._search(unexpanded, evaluate)
+        if noise is not None:
+            alpha, fraction = noise
+            alpha = require_number("noise alpha", alpha, 0.0, strict_low=True)
+            self._add_noise(slots, alpha, require_number("noise fraction", fraction, 0.0))
+        self._done[slots] = 0
+        self._target[slots] = simulations
+        self._search(slots, evaluate)
+
+    def _search(self, slots: np.ndarray, evaluate: BatchEvaluator) -> None:
+        game = self.game
+        rows, cols, actions = game.rows, game.cols, game.num_actions
+        while True:
+            n = _collect_leaves(
+                game.kernels,
+                game.params,
+                self.roots,
+                self.trees,
+                self.config,
+                self._rngs,
+                self._work,
+                self._game_workspace,
+                slots,
+                self._done,
+                self._target,
+                self._observations,
+                self._players,
+                self._masks,
+                self._pending,
+            )
+            if n == 0:
+                return
+            observations = self._observations[:n].reshape(n, rows, cols, 2)
+            output = evaluate(observations, self._players[:n], self._masks[:n])
+            priors, values = _check_evaluation(output, n, actions)
+            self.evaluations += 1
+            self.leaves += n
+            _resolve_leaves(
+                game.kernels,
+                game.params,
+                self.trees,
+                self.config,
+                self._rngs,
+                self._work,
+                self._game_workspace,
+                self._pending,
+                n,
+                priors,
+                values,
+                self._done,
+            )
+
+    def _add_noise(self, slots: np.ndarray, alpha: float, fraction: float) -> None:
+        ints, floats, _ = self.trees
+        counts = ints[slots, t.I_COUNT, 0]
+        width = int(counts.max(initial=0))
+        if width == 0 or fraction <= 0:
+            return
+        noise = self.generator.gamma(alpha, size=(len(slots), width))
+        noise[np.arange(width)[None, :] >= counts[:, None]] = 0.0
+        totals = noise.sum(axis=1, keepdims=True)
+        noise = np.divide(noise, totals, out=np.zeros_like(noise), where=totals > 0)
+        _add_root_noise(ints, floats, slots, noise, float(fraction))
+
+    # --- answers -------------------------------------------------------------------------
+
+    def policies(self, slots: Any) -> np.ndarray:
+        """float32 ``(len(slots), num_actions)``: each root's visit shares (proven losses left
+        out, a proven win gets everything), the training target of AlphaZero."""
+        slots = np.asarray(np.atleast_1d(slots), dtype=np.int64)
+        out = np.zeros((len(slots), self.game.num_actions), dtype=np.float64)
+        _root_policies(self.trees[0], self.trees[1], slots, out)
+        return out.astype(np.float32)
+
+    def choose(self, slots: Any, temperature: Any = 0.0) -> np.ndarray:
+        """The action each root plays: temperature 0 the best move (most visits, a proven win
+        first), else sampled in proportion to ``visits ** (1 / temperature)``; ``temperature``
+        is one number or one per slot."""
+        slots = np.asarray(np.atleast_1d(slots), dtype=np.int64)
+        temperatures = np.broadcast_to(np.asarray(temperature, dtype=np.float64), slots.shape)
+        out = np.zeros(len(slots), dtype=np.int64)
+        _choose_actions(
+            self.trees[0], self.trees[1], slots, np.ascontiguousarray(temperatures), self._rngs, out
+        )
+        return out
+
+    def root_value(self, slot: int) -> float:
+        """Mean value of ``slot``'s root for the player to move."""
+        ints, floats, _ = self.trees
+        slot = self._slot(slot)
+        visits = max(int(ints[slot, t.I_VISITS, 0]), 1)
+        return float(-floats[slot, t.F_VALUE, 0] / visits)
+
+    def tree_nodes(self, slot: int) -> int:
+        """Nodes in use in ``slot``'s tree."""
+        return int(self.trees[2][self._slot(slot), t.M_NODES])
+
+    def _slot(self, slot: Any) -> int:
+        return require_int("slot", slot, 0, self.slots - 1)

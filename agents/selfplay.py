@@ -1,0 +1,139 @@
+"""AlphaZero self-play on the batched search: many games at once, Dirichlet noise at each root,
+a temperature schedule, tree reuse between moves; finished games come back as training data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from agents.batched import BatchedSearch, BatchEvaluator
+from connectn_env.games import BoardGame
+from connectn_env.games.validation import require_int, require_number
+
+__all__ = ["BatchedSelfPlay", "SelfPlayGame"]
+
+
+@dataclass(frozen=True)
+class SelfPlayGame:
+    """One finished self-play game, as training data.
+
+    Attributes:
+        observations: int8 ``(T, rows, cols, 2)``: each position searched, for its player to move.
+        players: int8 ``(T,)``: the player to move.
+        masks: int8 ``(T, num_actions)``: legal actions.
+        policies: float32 ``(T, num_actions)``: the search's visit shares (the policy target).
+        moves: int64 ``(T,)``: the action played.
+        result: The result for player 0 (1, -1 or 0).
+    """
+
+    observations: np.ndarray
+    players: np.ndarray
+    masks: np.ndarray
+    policies: np.ndarray
+    moves: np.ndarray
+    result: float
+
+    @property
+    def values(self) -> np.ndarray:
+        """float32 ``(T,)``: the result for the player to move at each position (the value
+        target)."""
+        return np.where(self.players == 0, self.result, -self.result).astype(np.float32)
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+
+class BatchedSelfPlay:
+    """AlphaZero self-play: ``games`` games played at once on a :class:`BatchedSearch`.
+
+    Every call of :meth:`play` makes ``moves`` moves in every game: each move is a search with
+    Dirichlet noise at the root; the first ``temperature_moves`` moves of a game are drawn in
+    proportion to the visit counts, later ones are the best move; the subtree of the move is
+    kept for the next search. A finished game is handed back and its slot starts a new one.
+
+    Args:
+        game: The game.
+        games: Games played at once (the evaluator's batch size).
+        simulations: Simulations per move.
+        c_puct: PUCT's exploration constant.
+        dirichlet_alpha: Concentration of the root noise.
+        noise_fraction: Weight of the root noise in the priors.
+        temperature_moves: Moves of each game played by sampling (temperature 1).
+        reuse_tree: Keep the subtree of the move played.
+        seed: None, an int or a ``np.random.Generator``.
+    """
+
+    def __init__(
+        self,
+        game: BoardGame,
+        games: int,
+        *,
+        simulations: int,
+        c_puct: float = 1.5,
+        dirichlet_alpha: float = 0.3,
+        noise_fraction: float = 0.25,
+        temperature_moves: int = 8,
+        reuse_tree: bool = True,
+        seed: Any = None,
+    ) -> None:
+        self.search = BatchedSearch(
+            game, games, simulations=simulations, c_puct=c_puct, reuse_tree=reuse_tree, seed=seed
+        )
+        self.game = game
+        self.dirichlet_alpha = require_number(
+            "dirichlet_alpha", dirichlet_alpha, 0.0, strict_low=True
+        )
+        self.noise_fraction = require_number("noise_fraction", noise_fraction, 0.0)
+        if self.noise_fraction > 1:
+            raise ValueError(f"noise_fraction must be between 0 and 1, got {noise_fraction}")
+        self.temperature_moves = require_int("temperature_moves", temperature_moves, 0)
+        self._traces: list[list[tuple[np.ndarray, int, np.ndarray, np.ndarray, int]]] = [
+            [] for _ in range(games)
+        ]
+        self.moves_played = 0
+
+    def play(self, evaluate: BatchEvaluator, moves: int = 1) -> list[SelfPlayGame]:
+        """Make ``moves`` moves in every game; return the games that finished, in order."""
+        moves = require_int("moves", moves, 1)
+        search = self.search
+        slots = np.arange(search.slots)
+        finished = []
+        for _ in range(moves):
+            search.run(slots, evaluate, noise=(self.dirichlet_alpha, self.noise_fraction))
+            policies = search.policies(slots)
+            lengths = np.array([len(trace) for trace in self._traces])
+            temperatures = np.where(lengths < self.temperature_moves, 1.0, 0.0)
+            actions = search.choose(slots, temperatures)
+            for slot in slots:
+                state = search.state(slot)
+                player = state.current_player()
+                self._traces[slot].append(
+                    (
+                        state.observation(player),
+                        player,
+                        state.legal_action_mask(),
+                        policies[slot],
+                        int(actions[slot]),
+                    )
+                )
+                search.play(slot, int(actions[slot]))
+                self.moves_played += 1
+                if search.is_over(slot):
+                    finished.append(self._finish(slot))
+        return finished
+
+    def _finish(self, slot: int) -> SelfPlayGame:
+        trace = self._traces[slot]
+        result = float(self.search.state(slot).returns()[0])
+        self._traces[slot] = []
+        self.search.reset(slot)
+        return SelfPlayGame(
+            observations=np.stack([step[0] for step in trace]),
+            players=np.array([step[1] for step in trace], dtype=np.int8),
+            masks=np.stack([step[2] for step in trace]),
+            policies=np.stack([step[3] for step in trace]),
+            moves=np.array([step[4] for step in trace], dtype=np.int64),
+            result=result,
+        )

@@ -1,0 +1,98 @@
+"""The arena's games as Ray tasks (``connectn arena --ray ADDRESS``; ``pip install
+".[distributed]"``).
+
+Each game is one task that plays it with :func:`connectn_env.arena.worker.play_game` on a
+Ray worker (one CPU each); results come back as games end, so the resumable results file is
+written exactly as with local worker processes. A move timeout is checked after each move (an
+agent that took longer loses the game); a hung agent is not interrupted, unlike in local
+processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from datetime import datetime, timezone
+from typing import Any
+
+from connectn_env.arena.plan import GameTask
+from connectn_env.arena.results import ArenaError, GameResult
+
+__all__ = ["play_games_ray"]
+
+_WARMED: set[Any] = set()
+
+
+def _play_task(task: GameTask) -> dict[str, Any]:
+    """Run on a Ray worker: warm up the compiled code once per process, then play."""
+    from connectn_env.arena.worker import _warm_up, play_game
+
+    _warm_up(task, _WARMED)
+    return play_game(task, lambda message: None)
+
+
+def _ray(address: str) -> Any:
+    try:
+        import ray
+    except ImportError as error:
+        raise ArenaError(
+            'connectn arena --ray needs Ray: pip install "connectn-env[distributed]"'
+        ) from error
+    if not ray.is_initialized():
+        ray.init(address=None if address == "local" else address)
+    return ray
+
+
+def play_games_ray(
+    tasks: Iterable[GameTask], address: str, max_in_flight: int | None = None
+) -> Iterator[GameResult]:
+    """Play ``tasks`` as Ray tasks on the cluster at ``address`` (``"auto"``,
+    ``"ray://host:10001"``, ``"local"``); yield each result as its game ends.
+
+    Args:
+        tasks: The games (read lazily, as tasks are submitted).
+        address: Where Ray runs (an already initialised Ray is used as it is).
+        max_in_flight: Most games submitted at once (default: twice the cluster's CPUs).
+
+    Raises:
+        ArenaError: Ray is missing, or a task failed outside agent code.
+    """
+    ray = _ray(address)
+    remote = ray.remote(num_cpus=1)(_play_task)
+    pending = iter(tasks)
+    if max_in_flight is None:
+        max_in_flight = 2 * int(ray.cluster_resources().get("CPU", 1))
+    limit = max(1, max_in_flight)
+    running: dict[Any, GameTask] = {}
+    exhausted = False
+    try:
+        while not exhausted or running:
+            while not exhausted and len(running) < limit:
+                task = next(pending, None)
+                if task is None:
+                    exhausted = True
+                    break
+                running[remote.remote(task)] = task
+            if not running:
+                break
+            done, _ = ray.wait(list(running), num_returns=1)
+            for ref in done:
+                task = running.pop(ref)
+                try:
+                    data = ray.get(ref)
+                except ray.exceptions.RayError as error:
+                    raise ArenaError(f"a Ray task of game {task.key} failed: {error}") from None
+                yield GameResult(
+                    pairing=task.pairing,
+                    index=task.index,
+                    players=task.labels,
+                    result=data["result"],
+                    reason=data["reason"],
+                    error=data["error"],
+                    moves=tuple(data["moves"]),
+                    seconds=data["seconds"],
+                    max_move_seconds=tuple(data["max_move_seconds"]),
+                    date=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                )
+    finally:
+        for ref in running:
+            ray.cancel(ref, force=True)

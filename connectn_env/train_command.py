@@ -1,0 +1,177 @@
+"""``connectn train GAME [game options] --out RUN_DIR``: AlphaZero self-play training.
+
+The options map to :class:`agents.alphazero.TrainConfig`; options not given keep the
+config's defaults (a new run) or the run's settings (``--resume``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_train_options", "run_train_command"]
+
+
+def _budgets(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected simulation budgets separated by commas (1000,2000,4000), got {text!r}"
+        ) from None
+
+
+_budgets.__name__ = "budget list"
+
+
+def _precision(text: str) -> str:
+    if text not in ("auto", "float32", "bfloat16"):
+        raise argparse.ArgumentTypeError(f"expected auto, float32 or bfloat16, got {text!r}")
+    return text
+
+
+def _device(text: str) -> str:
+    if text not in ("cpu", "cuda"):
+        raise argparse.ArgumentTypeError(f"expected cpu or cuda, got {text!r}")
+    return text
+
+
+# option -> (TrainConfig field, type, help); all default to None (= not given)
+_TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
+    "--simulations": ("simulations", int, "PUCT simulations per self-play move (200)"),
+    "--games-in-flight": (
+        "games_in_flight",
+        int,
+        "self-play games each worker plays at once, the inference batch (128)",
+    ),
+    "--moves-per-task": ("moves_per_task", int, "moves per game between weight updates (8)"),
+    "--c-puct": ("c_puct", float, "PUCT exploration constant (1.5)"),
+    "--dirichlet-alpha": ("dirichlet_alpha", float, "root noise (min(1, 10 / actions))"),
+    "--noise-fraction": ("noise_fraction", float, "weight of the root noise (0.25)"),
+    "--temperature-moves": (
+        "temperature_moves",
+        int,
+        "moves per game drawn by visit counts (about sqrt(cells))",
+    ),
+    "--channels": ("channels", int, "network channels (32)"),
+    "--blocks": ("blocks", int, "residual blocks (3)"),
+    "--batch-size": ("batch_size", int, "positions per training step (256)"),
+    "--learning-rate": ("learning_rate", float, "AdamW learning rate (0.002)"),
+    "--weight-decay": ("weight_decay", float, "AdamW weight decay (0.0001)"),
+    "--buffer-size": ("buffer_size", int, "positions in the replay buffer (50000)"),
+    "--train-ratio": ("train_ratio", float, "positions trained per self-play position (8)"),
+    "--eval-games": ("eval_games", int, "games per opponent per evaluation (10)"),
+    "--eval-simulations": ("eval_simulations", int, "network simulations in evaluation (400)"),
+    "--eval-budgets": (
+        "eval_budgets",
+        _budgets,
+        "MCTS opponents' simulations, comma-separated (1000,2000,4000)",
+    ),
+}
+_SESSION: dict[str, tuple[str, Callable[[str], Any], str]] = {
+    "--minutes": ("minutes", float, "training time budget of the whole run"),
+    "--games": ("games", int, "self-play games budget of the whole run"),
+    "--seed": ("seed", int, "seed of a new run (0)"),
+    "--device": ("device", _device, "cpu (default) or cuda"),
+    "--workers": (
+        "workers",
+        int,
+        "self-play worker processes or Ray actors; 0: in this process (1)",
+    ),
+    "--threads": ("threads", int, "torch threads per process (1)"),
+    "--precision": (
+        "precision",
+        _precision,
+        "inference precision: auto (the faster here, timed once), float32 or bfloat16",
+    ),
+    "--eval-minutes": ("eval_minutes", float, "minutes between evaluations, 0 for none (5)"),
+    "--checkpoint-minutes": ("checkpoint_minutes", float, "minutes between checkpoints (2)"),
+}
+
+
+def add_train_options(sub: argparse.ArgumentParser) -> None:
+    """The options of ``connectn train GAME``."""
+    sub.add_argument("--out", type=Path, required=True, metavar="RUN_DIR", help="run directory")
+    sub.add_argument(
+        "--resume", action="store_true", help="continue the run in RUN_DIR (its settings stay)"
+    )
+    sub.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="run the workers as Ray actors: auto (this machine's cluster), ray://HOST:10001, "
+        "or local (start Ray here)",
+    )
+    sub.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    for options, title in ((_SESSION, "budget and resources"), (_TRAINING, "training")):
+        group = sub.add_argument_group(title)
+        for flag, (_, kind, text) in options.items():
+            metavar = {_budgets: "N,N,...", _device: "DEVICE", _precision: "P"}.get(kind, "N")
+            group.add_argument(flag, type=kind, default=None, metavar=metavar, help=text)
+
+
+def _given(args: argparse.Namespace) -> dict[str, Any]:
+    values = {}
+    for flag, (name, _, _) in {**_SESSION, **_TRAINING}.items():
+        value = getattr(args, flag.lstrip("-").replace("-", "_"))
+        if value is not None:
+            values[name] = value
+    if args.ray is not None:
+        values["ray"] = args.ray
+    return values
+
+
+def run_train_command(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
+    """Run ``connectn train``; ``fail(message)`` reports a bad setting and exits."""
+    try:
+        from agents.alphazero import (
+            CheckpointError,
+            ConfigError,
+            RunDirectoryError,
+            TrainConfig,
+            resume_config,
+            train,
+        )
+        from agents.alphazero.actors import WorkerError
+    except ImportError as error:
+        return fail(str(error))
+    given = _given(args)
+    try:
+        if args.resume:
+            config = resume_config(args.out, game=args.game_config, **given)
+        else:
+            config = TrainConfig(game=args.game_config, out=args.out, **given)
+        result = train(config, progress=not args.no_progress)
+    except (ConfigError, RunDirectoryError, CheckpointError, WorkerError) as error:
+        return fail(str(error))
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: a checkpoint is saved; continue with --resume --out {args.out}")
+        return 130
+    minutes = result.seconds / 60
+    print(
+        f"trained {result.games} games ({result.positions} positions, {result.steps} steps) "
+        f"in {minutes:.1f} minutes; network: {result.best}"
+    )
+    if result.elo:
+        ratings = ", ".join(
+            f"{label} {value:+.0f}" for label, value in result.elo.items() if value is not None
+        )
+        print(f"Elo (the smallest MCTS budget = 0): {ratings}")
+    print(f"play it: connectn play {_game_arguments(config)} --opponent az:path={result.best}")
+    return 0
+
+
+def _game_arguments(config: Any) -> str:
+    """GAME and its options as typed on the command line."""
+    from connectn_env.games import REGISTRY
+
+    game = config.game
+    words = [game.name]
+    if not REGISTRY[game.name].is_preset:
+        for name, value in game.params.items():
+            if isinstance(value, bool):
+                words.append(f"--{name}" if value else f"--no-{name}")
+            elif value is not None:
+                words.append(f"--{name} {value}")
+    return " ".join(words)

@@ -1,0 +1,543 @@
+"""AlphaZero: the network, the learner, augmentation against the rules, checkpoints, the agent,
+training runs (resume, reproducibility, worker processes, bad input), the command line."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip(
+    "torch", reason='the train extra is not installed: pip install ".[train]"'
+)
+
+from agents.alphazero import (  # noqa: E402
+    AlphaZeroAgent,
+    CheckpointError,
+    ConfigError,
+    RunDirectoryError,
+    TrainConfig,
+    load_checkpoint,
+    resume_config,
+    train,
+)
+from agents.alphazero.checkpoint import Checkpoint, save_checkpoint  # noqa: E402
+from agents.alphazero.learner import Learner, losses  # noqa: E402
+from agents.alphazero.network import NetworkSpec, PolicyValueNet, encode  # noqa: E402
+from agents.alphazero.replay import Batch, ReplayBuffer, SymmetryTable  # noqa: E402
+from agents.batched import uniform_evaluator  # noqa: E402
+from agents.selfplay import BatchedSelfPlay  # noqa: E402
+from connectn_env.cli import main  # noqa: E402
+from connectn_env.envs.base import BoardGameEnv  # noqa: E402
+from connectn_env.games import REGISTRY, ConnectNGame  # noqa: E402
+from connectn_env.records import GameConfig  # noqa: E402
+
+torch.set_num_threads(1)
+
+TINY = {
+    "channels": 8,
+    "blocks": 1,
+    "simulations": 8,
+    "games_in_flight": 8,
+    "moves_per_task": 3,
+    "batch_size": 32,
+    "buffer_size": 2000,
+    "min_buffer": 32,
+    "eval_minutes": 0.0,
+    "workers": 0,
+    "precision": "float32",  # "auto" chooses by timing: runs would not be reproducible
+}
+GAMES = {
+    "tictactoe": GameConfig("tictactoe"),
+    "connect_four": GameConfig("connect_four"),
+    "connect_n 5x5 free": GameConfig("connect_n", {"rows": 5, "cols": 5, "n": 4, "gravity": False}),
+    "hex 4x4": GameConfig("hex", {"rows": 4, "cols": 4}),
+    "hex 3x3 swap": GameConfig("hex", {"rows": 3, "cols": 3, "swap": True}),
+    "gomoku 7x7": GameConfig("gomoku", {"rows": 7, "cols": 7}),
+}
+
+
+def tiny_config(out: Path, game: str | GameConfig = "tictactoe", **changes) -> TrainConfig:
+    return TrainConfig(game=game, out=out, **(TINY | {"games": 24} | changes))
+
+
+def files_digest(directory: Path) -> dict[str, str]:
+    return {
+        str(path.relative_to(directory)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(directory.rglob("*"))
+        if path.is_file()
+    }
+
+
+def self_play_batch(game, positions: int, seed: int = 0) -> Batch:
+    selfplay = BatchedSelfPlay(game, 8, simulations=8, seed=seed)
+    buffer = ReplayBuffer(10_000, game)
+    while buffer.size < positions:
+        for record in selfplay.play(uniform_evaluator, 2):
+            buffer.add(record)
+    return buffer.sample(positions, np.random.default_rng(seed))
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory) -> Path:
+    """A tiny tic-tac-toe run (in the driver process, no evaluation)."""
+    out = tmp_path_factory.mktemp("az") / "run"
+    train(tiny_config(out), progress=False)
+    return out
+
+
+# --- the network --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_network_covers_every_action_layout(name: str) -> None:
+    game = GAMES[name].make_game()
+    spec = NetworkSpec.for_game(game, channels=8, blocks=1)
+    assert spec.columns == game.gravity
+    assert spec.specials == len(game.special_actions)
+    model = PolicyValueNet(spec).eval()
+    state = game.new_initial_state()
+    x = encode(state.observation(0)[None].repeat(3, 0), np.array([0, 1, 0]))
+    assert x.shape == (3, 3, game.rows, game.cols)
+    logits, values = model(x)
+    assert logits.shape == (3, game.num_actions)
+    assert values.shape == (3,) and torch.all(values.abs() <= 1)
+
+
+def test_the_network_is_fully_convolutional() -> None:
+    small = NetworkSpec.for_game(
+        ConnectNGame(rows=5, cols=5, n=4, gravity=False), channels=8, blocks=2
+    )
+    large = NetworkSpec.for_game(
+        ConnectNGame(rows=9, cols=7, n=4, gravity=False), channels=8, blocks=2
+    )
+    weights = PolicyValueNet(small).state_dict()
+    PolicyValueNet(large).load_state_dict(weights)  # the same weights fit any board
+
+
+def test_an_action_layout_the_network_cannot_serve_is_refused() -> None:
+    class Odd:
+        rows, cols, num_actions, gravity = 3, 3, 11, False
+        special_actions = {9: "pass"}
+
+        def __repr__(self) -> str:
+            return "Odd()"
+
+    with pytest.raises(ValueError, match=r"Odd\(\) has 11 actions"):
+        NetworkSpec.for_game(Odd(), channels=8, blocks=1)
+
+
+def test_a_training_step_lowers_the_loss_on_a_fixed_batch() -> None:
+    game = REGISTRY.make("tictactoe")
+    batch = self_play_batch(game, 64)
+    torch.manual_seed(0)
+    model = PolicyValueNet(NetworkSpec.for_game(game, channels=16, blocks=1))
+    learner = Learner(model, learning_rate=3e-3, weight_decay=0.0, device="cpu")
+    model.eval()
+    with torch.no_grad():
+        before = float(losses(model, batch)["loss"])
+    for _ in range(40):
+        learner.step(batch)
+    model.eval()
+    with torch.no_grad():
+        after = losses(model, batch)
+    assert float(after["loss"]) < 0.8 * before
+    assert learner.steps == 40
+
+
+# --- augmentation against the rules ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_symmetries_map_positions_to_positions_of_the_rules(name: str) -> None:
+    """A symmetry applied to a training position is the position reached by the symmetric
+    moves: same planes as the transformed ones, transformed legal moves, same outcome."""
+    game = GAMES[name].make_game()
+    table = SymmetryTable(game)
+    assert table.names[0] == "identity"
+    rng = np.random.default_rng(7)
+    for _ in range(4):
+        state = game.new_initial_state()
+        moves = []
+        length = int(rng.integers(1, game.max_moves + 1))
+        while not state.is_terminal() and len(moves) < length:
+            move = int(rng.choice(state.legal_actions()))
+            moves.append(move)
+            state.apply_action(move)
+        player = 0 if state.is_terminal() else state.current_player()
+        policy = np.zeros(game.num_actions, dtype=np.float32)
+        policy[state.legal_actions()[:1]] = 1.0
+        batch = Batch(
+            state.observation(player)[None],
+            np.array([player], np.int8),
+            state.legal_action_mask()[None],
+            policy[None],
+            np.array([state.returns()[0]], np.float32),
+        )
+        for index, symmetry in enumerate(game.symmetries()):
+            image = table.apply(index, batch)
+            mirrored = game.new_initial_state()
+            for move in moves:
+                mirrored.apply_action(int(symmetry.actions[move]))
+            np.testing.assert_array_equal(image.observations[0], mirrored.observation(player))
+            np.testing.assert_array_equal(image.masks[0], mirrored.legal_action_mask())
+            assert mirrored.returns() == state.returns()
+            np.testing.assert_array_equal(image.policies[0], symmetry.policy(policy))
+            np.testing.assert_array_equal(
+                image.observations[0], symmetry.planes(state.observation(player))
+            )
+
+
+def test_augment_draws_every_symmetry_and_keeps_targets_aligned() -> None:
+    game = REGISTRY.make("tictactoe")
+    batch = self_play_batch(game, 200)
+    table = SymmetryTable(game)
+    out = table.augment(batch, np.random.default_rng(0))
+    drawn = np.random.default_rng(0).integers(len(table), size=len(batch))  # augment's draws
+    assert set(drawn.tolist()) == set(range(8))
+    for k in range(len(table)):
+        rows = np.flatnonzero(drawn == k)
+        expected = table.apply(k, Batch(*(a[rows] for a in vars(batch).values())))
+        for name, value in vars(expected).items():
+            np.testing.assert_array_equal(getattr(out, name)[rows], value)
+
+
+def test_the_replay_buffer_keeps_the_newest_positions_and_saves_them(tmp_path) -> None:
+    game = REGISTRY.make("tictactoe")
+    selfplay = BatchedSelfPlay(game, 4, simulations=4, seed=2)
+    buffer = ReplayBuffer(50, game)
+    records = []
+    while buffer.added < 130:
+        for record in selfplay.play(uniform_evaluator, 2):
+            buffer.add(record)
+            records.append(record)
+    newest = np.concatenate([r.policies for r in records])[-50:]
+    assert buffer.size == 50
+    order = (buffer.added - 50 + np.arange(50)) % 50
+    np.testing.assert_array_equal(buffer.policies[order], newest)
+    buffer.save(tmp_path / "b.npz")
+    copy = ReplayBuffer(50, game)
+    copy.load(tmp_path / "b.npz")
+    assert (copy.size, copy.added) == (50, buffer.added)
+    for name in ("observations", "players", "masks", "policies", "values"):
+        np.testing.assert_array_equal(getattr(copy, name), getattr(buffer, name))
+    with pytest.raises(ValueError, match="shapes"):
+        ReplayBuffer(50, REGISTRY.make("connect_four")).load(tmp_path / "b.npz")
+
+
+# --- checkpoints and the agent --------------------------------------------------------------
+
+
+def test_checkpoints_round_trip_and_refuse_bad_files(trained, tmp_path) -> None:
+    checkpoint = load_checkpoint(trained / "best.pt", GameConfig("tictactoe"))
+    assert checkpoint.game == GameConfig("tictactoe")
+    copy = tmp_path / "copy.pt"
+    save_checkpoint(copy, checkpoint)
+    again = load_checkpoint(copy)
+    for name, value in checkpoint.model.items():
+        assert torch.equal(value, again.model[name])
+    (tmp_path / "text.pt").write_text("not a checkpoint")
+    torch.save({"weights": torch.zeros(3)}, tmp_path / "foreign.pt")
+    torch.save({"format": "connectn-alphazero", "version": 1, "game": {}}, tmp_path / "bad.pt")
+    torch.save(Checkpoint, tmp_path / "pickled.pt")  # a class: weights_only refuses it
+    cases = {
+        tmp_path / "missing.pt": "no checkpoint file",
+        tmp_path: "is a directory",
+        tmp_path / "text.pt": "cannot read checkpoint",
+        tmp_path / "foreign.pt": "not a connectn AlphaZero checkpoint",
+        tmp_path / "bad.pt": "damaged checkpoint",
+        tmp_path / "pickled.pt": "cannot read checkpoint",
+    }
+    for path, message in cases.items():
+        with pytest.raises(CheckpointError, match=message):
+            load_checkpoint(path)
+    with pytest.raises(CheckpointError, match=r"trained on tictactoe, not on connect_four"):
+        load_checkpoint(trained / "best.pt", GameConfig("connect_four"))
+    assert issubclass(CheckpointError, ValueError)
+
+
+def test_the_agent_plays_legal_moves_and_refuses_another_game(trained) -> None:
+    agent = AlphaZeroAgent.from_checkpoint(trained / "best.pt", simulations=20, seed=0)
+    env = BoardGameEnv(REGISTRY.make("tictactoe"))
+    env.reset()
+    while not env.game_state.is_terminal():
+        result = agent.search(env)
+        assert result.pi.shape == (9,) and result.pi.sum() == pytest.approx(1.0)
+        assert result.action in env.game_state.legal_actions()
+        env.step(result.action)
+    other = BoardGameEnv(REGISTRY.make("connect_n", rows=3, cols=3, n=3, gravity=True))
+    other.reset()
+    with pytest.raises(CheckpointError, match="trained on tictactoe, not on connect_n"):
+        agent.act(other)
+    with pytest.raises(ValueError, match="device"):
+        AlphaZeroAgent.from_checkpoint(trained / "best.pt", device="tpu")
+
+
+def test_the_agent_is_a_gymnasium_opponent(trained) -> None:
+    import gymnasium as gym
+
+    import connectn_env  # noqa: F401 (registers the ids)
+
+    agent = AlphaZeroAgent.from_checkpoint(trained / "best.pt", simulations=10, seed=0)
+    env = gym.make("connectn_env/TicTacToe-v0", opponent=agent)
+    _, info = env.reset(seed=0)
+    done = False
+    while not done:
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        _, reward, done, _, info = env.step(action)
+    assert reward in (-1.0, 0.0, 1.0)
+
+
+def test_a_search_result_feeds_the_analysis_overlay(trained) -> None:
+    from connectn_env.play.session import MOVE, GameSession
+    from connectn_env.play.thinking import think
+
+    agent = AlphaZeroAgent.from_checkpoint(trained / "best.pt", simulations=12, seed=0)
+    session = GameSession(BoardGameEnv(REGISTRY.make("tictactoe")), agent, human_player=1)
+    reports = []
+    action, result = think(agent, session.position_copy(), progress=lambda *a: reports.append(a))
+    session.note_answer(MOVE, session.moves, action, result)
+    session.play(action)
+    assert session.analysis is not None and session.analysis.result.pi.shape == (9,)
+    assert session.analysis.result.pi.sum() == pytest.approx(1.0)
+
+
+# --- training runs --------------------------------------------------------------------------
+
+
+def test_a_run_writes_its_files(trained) -> None:
+    names = {path.name for path in trained.iterdir()}
+    assert {"run.json", "latest.pt", "best.pt", "buffer.npz", "metrics.jsonl", "plots.png"} <= names
+    records = [json.loads(line) for line in (trained / "metrics.jsonl").read_text().splitlines()]
+    assert all(record["kind"] in ("train", "eval") for record in records)
+    progress = load_checkpoint(trained / "latest.pt").progress
+    assert progress["games"] >= 24 and progress["step"] > 0
+    assert load_checkpoint(trained / "latest.pt").optimizer is not None
+
+
+def test_a_resumed_run_continues_where_it_stopped(tmp_path) -> None:
+    out = tmp_path / "run"
+    first = train(tiny_config(out, games=24), progress=False)
+    latest = load_checkpoint(out / "latest.pt")
+    second = train(resume_config(out, games=48), progress=False)
+    assert second.games >= 48 and second.games > first.games
+    assert second.steps > first.steps
+    assert second.positions > first.positions
+    assert second.seconds > first.seconds
+    resumed = load_checkpoint(out / "latest.pt")
+    assert resumed.progress["games"] == second.games
+    assert resumed.config == latest.config | {"games": 48, "resume": True}
+    # a run whose budget is spent stops at once and changes nothing but the timestamps
+    third = train(resume_config(out, games=48), progress=False)
+    assert (third.games, third.steps) == (second.games, second.steps)
+
+
+def test_a_run_is_reproducible_from_its_seed(tmp_path) -> None:
+    """The same seed and game budget give the same network, in this process or with one
+    worker process (the schedule does not depend on timing)."""
+    weights = []
+    for name, workers in (("a", 0), ("b", 0), ("c", 1)):
+        train(tiny_config(tmp_path / name, seed=5, workers=workers), progress=False)
+        weights.append(load_checkpoint(tmp_path / name / "latest.pt").model)
+    for other in weights[1:]:
+        for name, value in weights[0].items():
+            assert torch.equal(value, other[name]), name
+    train(tiny_config(tmp_path / "d", seed=6), progress=False)
+    different = load_checkpoint(tmp_path / "d" / "latest.pt").model
+    assert any(not torch.equal(value, different[name]) for name, value in weights[0].items())
+
+
+def test_a_run_with_a_worker_process_and_evaluation(tmp_path) -> None:
+    out = tmp_path / "run"
+    result = train(
+        tiny_config(
+            out,
+            workers=1,
+            games=40,
+            eval_minutes=1e-3,
+            eval_games=2,
+            eval_budgets=(20,),
+            eval_simulations=8,
+        ),
+        progress=False,
+    )
+    assert result.games >= 40
+    assert result.evaluations, "no evaluation finished"
+    evaluation = result.evaluations[-1]
+    assert {r["b"] for r in evaluation["results"]} >= {"mcts:simulations=20,preset=uct"}
+    assert result.elo["mcts:simulations=20,preset=uct"] == 0.0
+    assert (out / "checkpoints" / f"{evaluation['label']}.pt").exists()
+    load_checkpoint(out / "best.pt", GameConfig("tictactoe"))
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"game": "nogame"}, "unknown game 'nogame'"),
+        ({"games": None}, "needs a budget"),
+        ({"minutes": -1}, "minutes must be greater than 0"),
+        ({"device": "tpu"}, "device must be one of cpu, cuda"),
+        ({"simulations": 0}, "simulations must be between 1"),
+        ({"eval_budgets": (100, 100)}, "must not repeat"),
+        ({"eval_budgets": "1000"}, "eval_budgets must be a tuple"),
+        ({"noise_fraction": 2.0}, "noise_fraction must be between 0 and 1"),
+        ({"workers": 0, "ray": "auto"}, "workers must be at least 1 with ray"),
+        ({"buffer_size": 10}, "buffer_size must be at least 32"),
+    ],
+)
+def test_a_bad_config_is_refused_naming_the_setting(tmp_path, changes, message) -> None:
+    with pytest.raises(ConfigError, match=message):
+        tiny_config(tmp_path / "run", **changes)
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has a CUDA device")
+def test_cuda_without_a_gpu_is_refused_before_anything_is_written(tmp_path) -> None:
+    with pytest.raises(ConfigError, match="no CUDA device"):
+        train(tiny_config(tmp_path / "run", device="cuda"), progress=False)
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_run_directory_of_another_game_is_refused_and_left_alone(trained, tmp_path) -> None:
+    before = files_digest(trained)
+    with pytest.raises(RunDirectoryError, match="holds a training run of tictactoe already"):
+        train(tiny_config(trained), progress=False)
+    with pytest.raises(RunDirectoryError, match="run of tictactoe, not of connect_four"):
+        train(tiny_config(trained, game="connect_four", resume=True), progress=False)
+    with pytest.raises(RunDirectoryError, match=r"differs in channels=16 \(the run has 8\)"):
+        train(tiny_config(trained, channels=16, resume=True), progress=False)
+    assert files_digest(trained) == before
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    with pytest.raises(RunDirectoryError, match="not empty and holds no training run"):
+        train(tiny_config(other), progress=False)
+    with pytest.raises(RunDirectoryError, match="holds no training run"):
+        train(tiny_config(other, resume=True), progress=False)
+    assert files_digest(other) == {"notes.txt": hashlib.sha256(b"mine").hexdigest()}
+
+
+def test_an_unreadable_checkpoint_stops_a_resume_and_changes_nothing(trained, tmp_path) -> None:
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(trained, copy)
+    (copy / "latest.pt").write_bytes(b"garbage")
+    before = files_digest(copy)
+    with pytest.raises(CheckpointError, match="cannot read checkpoint"):
+        train(resume_config(copy, games=100), progress=False)
+    assert files_digest(copy) == before
+
+
+# --- command line ----------------------------------------------------------------------------
+
+
+def test_connectn_train_then_arena_with_the_checkpoint(tmp_path, capsys) -> None:
+    out = tmp_path / "run"
+    args = ["train", "tictactoe", "--out", str(out), "--games", "16", "--workers", "0"]
+    args += ["--simulations", "8", "--games-in-flight", "8", "--channels", "8", "--blocks", "1"]
+    args += ["--batch-size", "32", "--buffer-size", "1000", "--eval-minutes", "0", "--no-progress"]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert "trained" in printed and f"az:path={out / 'best.pt'}" in printed
+    spec = f"az:path={out / 'best.pt'},simulations=8"
+    code = main(
+        [
+            "arena",
+            "tictactoe",
+            spec,
+            "random",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            "--no-progress",
+            "--out",
+            str(tmp_path / "arena.jsonl"),
+        ]
+    )
+    assert code == 0
+    table = capsys.readouterr().out
+    assert spec in table and "errors" in table
+    lines = (tmp_path / "arena.jsonl").read_text().splitlines()
+    games = [json.loads(line) for line in lines[1:]]
+    assert len(games) == 2 and all(game["error"] is None for game in games)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["arena", "connect_four", spec, "random", "--games", "2", "--no-progress"])
+    assert exit_info.value.code == 2
+    assert "trained on tictactoe, not on connect_four" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([*args[:2], "--out", str(out), "--games", "16", "--no-progress"])
+    assert "holds a training run of tictactoe already" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["train", "hex", "--out", str(out), "--resume", "--games", "30", "--no-progress"])
+    assert "run of tictactoe, not of hex" in capsys.readouterr().err
+
+
+def test_bad_az_specs_are_reported_before_any_game(tmp_path, capsys) -> None:
+    from connectn_env.specs import parse_agent_spec
+
+    with pytest.raises(ValueError, match="az needs path=FILE"):
+        parse_agent_spec("az:simulations=5")
+    with pytest.raises(ValueError, match="no checkpoint file"):
+        parse_agent_spec(f"az:path={tmp_path / 'none.pt'}")
+    with pytest.raises(ValueError, match="unknown key 'noise' for az"):
+        parse_agent_spec(f"az:path={tmp_path / 'none.pt'},noise=0.2")
+
+
+def test_importing_the_packages_does_not_import_torch() -> None:
+    code = (
+        "import sys, agents, agents.alphazero, agents.batched, agents.selfplay, connectn_env.cli;"
+        "from agents.alphazero import TrainConfig;"
+        "assert 'torch' not in sys.modules, 'torch imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --- a network that learned something ---------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_trained_tictactoe_network_never_loses_to_random(tmp_path) -> None:
+    """Train tic-tac-toe for a few hundred games, then: 50 games against a uniformly random
+    player with 50 simulations per move, colours alternating, not one lost."""
+    from agents import RandomAgent
+
+    out = tmp_path / "run"
+    train(
+        TrainConfig(
+            game="tictactoe",
+            out=out,
+            games=600,
+            workers=0,
+            channels=32,
+            blocks=2,
+            simulations=32,
+            games_in_flight=32,
+            moves_per_task=4,
+            batch_size=128,
+            buffer_size=20_000,
+            train_ratio=4.0,
+            eval_minutes=0.0,
+            seed=1,
+        ),
+        progress=False,
+    )
+    agent = AlphaZeroAgent.from_checkpoint(out / "best.pt", simulations=50, seed=0)
+    losses_count = 0
+    for game_index in range(50):
+        env = BoardGameEnv(REGISTRY.make("tictactoe"))
+        env.reset()
+        seats = {0: agent, 1: RandomAgent(seed=game_index)}
+        if game_index % 2:
+            seats = {0: seats[1], 1: seats[0]}
+        while not env.game_state.is_terminal():
+            env.step(seats[env.game_state.current_player()].act(env))
+        winner = env.game_state.winner
+        losses_count += winner is not None and seats[winner] is not agent
+    assert losses_count == 0

@@ -1,0 +1,79 @@
+"""Scale-out on Ray: a tiny AlphaZero training with its self-play and evaluation workers as Ray
+actors, and arena games as Ray tasks, on a local Ray instance of two CPUs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+ray = pytest.importorskip(
+    "ray", reason='the distributed extra is not installed: pip install ".[distributed]"'
+)
+pytest.importorskip("torch", reason='the train extra is not installed: pip install ".[train]"')
+
+from agents.alphazero import TrainConfig, load_checkpoint, train  # noqa: E402
+from connectn_env.arena import run_tournament  # noqa: E402
+from connectn_env.cli import main  # noqa: E402
+from connectn_env.records import GameConfig  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, configure_logging=False)
+    yield
+    ray.shutdown()
+
+
+def test_training_with_ray_actors(local_ray, tmp_path) -> None:
+    out = tmp_path / "run"
+    config = TrainConfig(
+        game="tictactoe",
+        out=out,
+        games=30,
+        ray="auto",
+        workers=1,
+        channels=8,
+        blocks=1,
+        simulations=8,
+        games_in_flight=8,
+        moves_per_task=3,
+        batch_size=32,
+        buffer_size=2000,
+        min_buffer=32,
+        eval_minutes=1e-3,
+        eval_games=2,
+        eval_budgets=(20,),
+        eval_simulations=8,
+    )
+    result = train(config, progress=False)
+    assert result.games >= 30 and result.steps > 0
+    assert result.evaluations and result.elo["mcts:simulations=20,preset=uct"] == 0.0
+    load_checkpoint(out / "best.pt", GameConfig("tictactoe"))
+    assert ray.is_initialized()  # the trainer leaves a Ray it did not start running
+
+
+def test_arena_games_as_ray_tasks_resume_from_the_results_file(local_ray, tmp_path) -> None:
+    results = tmp_path / "games.jsonl"
+    first = run_tournament(
+        "tictactoe", ["random", "mcts:simulations=30"], games=4, out=results, ray="auto"
+    )
+    assert first.played == 4 and len(first.results) == 4
+    lines = results.read_text().splitlines()
+    assert len(lines) == 5 and json.loads(lines[0])["game"] == "tictactoe"
+    again = run_tournament(
+        "tictactoe", ["random", "mcts:simulations=30"], games=6, out=results, ray="auto"
+    )
+    assert again.played == 2 and len(again.results) == 6
+    assert [r.key for r in again.results[:4]] == [r.key for r in first.results]
+
+
+def test_connectn_arena_ray_option(local_ray, tmp_path, capsys) -> None:
+    code = main(
+        [
+            *("arena", "tictactoe", "random", "mcts:simulations=20", "--games", "2"),
+            *("--ray", "auto", "--no-progress", "--out", str(tmp_path / "games.jsonl")),
+        ]
+    )
+    assert code == 0
+    assert "mcts:simulations=20" in capsys.readouterr().out
