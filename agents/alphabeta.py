@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from agents import negamax as nm
+from agents import negamax
 from agents.envapi import legal_mask, native_state
 from connectn_env.games import BoardGame, GameState
 from connectn_env.games.heuristics import heuristics_of
@@ -149,22 +149,22 @@ class AlphaBetaAgent:
         remaining = game.max_moves - state.move_number
         deepest = remaining if self.depth is None else min(self.depth, remaining)
         if self._table is None:
-            self._table = nm.new_table(self.table_bits)
+            self._table = negamax.new_table(self.table_bits)
         self._generation += 1
         capacity = min(deepest, _FIRST_CAPACITY)  # plies the work arrays hold; grows
-        work = nm.new_work(root, game.num_actions, capacity, game.rows * game.cols)
+        work = negamax.new_work(root, game.num_actions, capacity, game.rows * game.cols)
         bias = self._ordering_bias(game)
         deadline = np.inf if self.time_limit is None else start + self.time_limit
         limits = np.array([-1.0 if self.nodes is None else self.nodes, deadline])
         first_limits = np.array([-1.0, np.inf])
-        counters = np.zeros(nm.NUM_COUNTERS, dtype=np.int64)
+        counters = np.zeros(negamax.NUM_COUNTERS, dtype=np.int64)
         best: tuple[float, int, tuple[int, ...]] = (0.0, -1, ())
         completed = 0
         for depth in range(1, deepest + 1):
             if depth > capacity:
                 capacity = min(deepest, 2 * capacity)
-                work = nm.new_work(root, game.num_actions, capacity, game.rows * game.cols)
-            score, move = nm.search_depth(
+                work = negamax.new_work(root, game.num_actions, capacity, game.rows * game.cols)
+            score, move = negamax.search_depth(
                 game.kernels,
                 key_fn,
                 eval_fn,
@@ -178,20 +178,20 @@ class AlphaBetaAgent:
                 first_limits if depth == 1 else limits,
                 counters,
             )
-            if counters[nm.C_ABORTED]:
+            if counters[negamax.C_ABORTED]:
                 break
             line = np.empty(depth, dtype=np.int64)
-            length = nm.principal_line(
+            length = negamax.principal_line(
                 game.kernels, key_fn, game.params, root, self._table, work, line
             )
             best, completed = (float(score), int(move), tuple(line[:length].tolist())), depth
-            if abs(score) > nm.PROVEN:
+            if abs(score) > negamax.PROVEN:
                 break
         score, action, line = best
         proven = None
-        if score > nm.PROVEN:
+        if score > negamax.PROVEN:
             proven, value = "win", 1.0
-        elif score < -nm.PROVEN:
+        elif score < -negamax.PROVEN:
             proven, value = "loss", -1.0
         else:
             value = score
@@ -203,7 +203,7 @@ class AlphaBetaAgent:
             proven=proven,
             depth=completed,
             principal_variation=line,
-            nodes=int(counters[nm.C_NODES]),
+            nodes=int(counters[negamax.C_NODES]),
             elapsed=time.perf_counter() - start,
             evaluation="none" if eval_fn is None else "game",
         )

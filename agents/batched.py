@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from agents import tree as t
+from agents import tree as search_tree
 from agents.loop import SearchConfig, new_workspace, resolve_leaf, run_simulations
 from agents.search import check_seed
 from connectn_env.games import BoardGame, GameState, Outcome
@@ -121,7 +121,7 @@ def _collect_leaves(
         done[g] += finished
         if done[g] >= target[g]:
             continue
-        if ints[g][t.I_SOLVED, 0] != t.UNSOLVED:
+        if ints[g][search_tree.I_SOLVED, 0] != search_tree.UNSOLVED:
             done[g] = target[g]
             continue
         leaf = workspace[0]
@@ -160,10 +160,12 @@ def _add_root_noise(ints, floats, slots, noise, fraction):
     children: ``(1 - fraction) * prior + fraction * noise``."""
     for i in range(slots.shape[0]):
         g = slots[i]
-        first = ints[g, t.I_FIRST, 0]
-        for k in range(ints[g, t.I_COUNT, 0]):
-            prior = floats[g, t.F_PRIOR, first + k]
-            floats[g, t.F_PRIOR, first + k] = (1.0 - fraction) * prior + fraction * noise[i, k]
+        first = ints[g, search_tree.I_FIRST, 0]
+        for k in range(ints[g, search_tree.I_COUNT, 0]):
+            prior = floats[g, search_tree.F_PRIOR, first + k]
+            floats[g, search_tree.F_PRIOR, first + k] = (1.0 - fraction) * prior + fraction * noise[
+                i, k
+            ]
 
 
 @njit(cache=True)
@@ -174,26 +176,26 @@ def _root_policies(ints, floats, slots, out):
     for i in range(slots.shape[0]):
         g = slots[i]
         out[i, :] = 0.0
-        first = ints[g, t.I_FIRST, 0]
-        count = ints[g, t.I_COUNT, 0]
+        first = ints[g, search_tree.I_FIRST, 0]
+        count = ints[g, search_tree.I_COUNT, 0]
         if count == 0:
             continue
-        best = t.best_root_child(ints[g], floats[g])
-        if ints[g, t.I_SOLVED, best] == t.WIN:
-            out[i, ints[g, t.I_ACTION, best]] = 1.0
+        best = search_tree.best_root_child(ints[g], floats[g])
+        if ints[g, search_tree.I_SOLVED, best] == search_tree.WIN:
+            out[i, ints[g, search_tree.I_ACTION, best]] = 1.0
             continue
-        all_lost = ints[g, t.I_SOLVED, best] == t.LOSS
+        all_lost = ints[g, search_tree.I_SOLVED, best] == search_tree.LOSS
         total = 0.0
         for child in range(first, first + count):
-            if all_lost or ints[g, t.I_SOLVED, child] != t.LOSS:
-                visits = ints[g, t.I_VISITS, child]
-                out[i, ints[g, t.I_ACTION, child]] = visits
+            if all_lost or ints[g, search_tree.I_SOLVED, child] != search_tree.LOSS:
+                visits = ints[g, search_tree.I_VISITS, child]
+                out[i, ints[g, search_tree.I_ACTION, child]] = visits
                 total += visits
         if total > 0:
             for child in range(first, first + count):
-                out[i, ints[g, t.I_ACTION, child]] /= total
+                out[i, ints[g, search_tree.I_ACTION, child]] /= total
         else:
-            out[i, ints[g, t.I_ACTION, best]] = 1.0
+            out[i, ints[g, search_tree.I_ACTION, best]] = 1.0
 
 
 @njit(cache=True)
@@ -210,31 +212,37 @@ def _choose_actions(ints, floats, slots, temperatures, rngs, out):
     proven win is always played)."""
     for i in range(slots.shape[0]):
         g = slots[i]
-        best = t.best_root_child(ints[g], floats[g])
+        best = search_tree.best_root_child(ints[g], floats[g])
         temperature = temperatures[i]
-        if temperature <= 0.0 or ints[g, t.I_SOLVED, best] != t.UNSOLVED:
-            out[i] = ints[g, t.I_ACTION, best]
+        if temperature <= 0.0 or ints[g, search_tree.I_SOLVED, best] != search_tree.UNSOLVED:
+            out[i] = ints[g, search_tree.I_ACTION, best]
             continue
-        first = ints[g, t.I_FIRST, 0]
-        count = ints[g, t.I_COUNT, 0]
+        first = ints[g, search_tree.I_FIRST, 0]
+        count = ints[g, search_tree.I_COUNT, 0]
         top = 0
         for child in range(first, first + count):
-            if ints[g, t.I_SOLVED, child] != t.LOSS:
-                top = max(top, ints[g, t.I_VISITS, child])
+            if ints[g, search_tree.I_SOLVED, child] != search_tree.LOSS:
+                top = max(top, ints[g, search_tree.I_VISITS, child])
         total = 0.0
         for child in range(first, first + count):
-            if ints[g, t.I_SOLVED, child] != t.LOSS and ints[g, t.I_VISITS, child] > 0:
-                total += (ints[g, t.I_VISITS, child] / top) ** (1.0 / temperature)
+            if (
+                ints[g, search_tree.I_SOLVED, child] != search_tree.LOSS
+                and ints[g, search_tree.I_VISITS, child] > 0
+            ):
+                total += (ints[g, search_tree.I_VISITS, child] / top) ** (1.0 / temperature)
         chosen = best
         if total > 0.0:
             draw = _uniform01(rngs[g]) * total
             for child in range(first, first + count):
-                if ints[g, t.I_SOLVED, child] != t.LOSS and ints[g, t.I_VISITS, child] > 0:
-                    draw -= (ints[g, t.I_VISITS, child] / top) ** (1.0 / temperature)
+                if (
+                    ints[g, search_tree.I_SOLVED, child] != search_tree.LOSS
+                    and ints[g, search_tree.I_VISITS, child] > 0
+                ):
+                    draw -= (ints[g, search_tree.I_VISITS, child] / top) ** (1.0 / temperature)
                     chosen = child
                     if draw < 0.0:
                         break
-        out[i] = ints[g, t.I_ACTION, chosen]
+        out[i] = ints[g, search_tree.I_ACTION, chosen]
 
 
 @njit(cache=True)
@@ -245,22 +253,24 @@ def _advance(kernels, params, roots, trees, spare, g, action, reuse, room):
     spare_ints, spare_floats, spare_meta = spare
     kernels.apply(params, roots[g], action)
     child = -1
-    first = ints[g, t.I_FIRST, 0]
-    for c in range(first, first + ints[g, t.I_COUNT, 0]):
-        if ints[g, t.I_ACTION, c] == action:
+    first = ints[g, search_tree.I_FIRST, 0]
+    for c in range(first, first + ints[g, search_tree.I_COUNT, 0]):
+        if ints[g, search_tree.I_ACTION, c] == action:
             child = c
             break
     player = kernels.player(params, roots[g])
-    if reuse and child >= 0 and ints[g, t.I_COUNT, child] > 0:
-        size = t.compact_subtree(ints[g], floats[g], child, spare_ints, spare_floats, spare_meta)
+    if reuse and child >= 0 and ints[g, search_tree.I_COUNT, child] > 0:
+        size = search_tree.compact_subtree(
+            ints[g], floats[g], child, spare_ints, spare_floats, spare_meta
+        )
         if size + room <= ints.shape[2]:
             ints[g, :, :size] = spare_ints[:, :size]
             floats[g, :, :size] = spare_floats[:, :size]
-            metas[g, t.M_NODES] = size
-            metas[g, t.M_FULL] = 0
-            ints[g, t.I_PLAYER, 0] = player
+            metas[g, search_tree.M_NODES] = size
+            metas[g, search_tree.M_FULL] = 0
+            ints[g, search_tree.I_PLAYER, 0] = player
             return
-    t.tree_reset(ints[g], floats[g], metas[g], player)
+    search_tree.tree_reset(ints[g], floats[g], metas[g], player)
 
 
 @njit(cache=True)
@@ -293,7 +303,11 @@ def search_config(c_puct: float) -> SearchConfig:
     """The compiled loop's options of an AlphaZero search: PUCT, expand at once, evaluate the
     expanded node."""
     return SearchConfig(
-        mode=t.MODE_PUCT, exploration=c_puct, rave_k=1.0, expand_visits=0, evaluate_expanded=True
+        mode=search_tree.MODE_PUCT,
+        exploration=c_puct,
+        rave_k=1.0,
+        expand_visits=0,
+        evaluate_expanded=True,
     )
 
 
@@ -340,11 +354,11 @@ class BatchedSearch:
         max_nodes = 2 * self._room
         self.roots = np.tile(game.representation.initial, (self.slots, 1))
         self.trees = (
-            np.zeros((self.slots, t.NUM_INT_FIELDS, max_nodes), dtype=np.int32),
-            np.zeros((self.slots, t.NUM_FLOAT_FIELDS, max_nodes), dtype=np.float64),
-            np.zeros((self.slots, t.NUM_META), dtype=np.int64),
+            np.zeros((self.slots, search_tree.NUM_INT_FIELDS, max_nodes), dtype=np.int32),
+            np.zeros((self.slots, search_tree.NUM_FLOAT_FIELDS, max_nodes), dtype=np.float64),
+            np.zeros((self.slots, search_tree.NUM_META), dtype=np.int64),
         )
-        self._spare = t.new_tree(max_nodes)
+        self._spare = search_tree.new_tree(max_nodes)
         one = new_workspace(game.kernels, game.params, self.roots[0], actions, game.max_moves)
         self._game_workspace = one[7]
         stacked = (np.zeros((self.slots, *one[k].shape), dtype=one[k].dtype) for k in range(7))
@@ -375,7 +389,7 @@ class BatchedSearch:
             self.roots[slot] = state.data
         player = self.game.kernels.player(self.game.params, self.roots[slot])
         ints, floats, metas = self.trees
-        t.tree_reset(ints[slot], floats[slot], metas[slot], player)
+        search_tree.tree_reset(ints[slot], floats[slot], metas[slot], player)
 
     def state(self, slot: int) -> GameState:
         """A copy of ``slot``'s root position."""
@@ -436,7 +450,7 @@ class BatchedSearch:
         if slots.size == 0:
             return
         ints = self.trees[0]
-        unexpanded = slots[ints[slots, t.I_COUNT, 0] == 0]
+        unexpanded = slots[ints[slots, search_tree.I_COUNT, 0] == 0]
         if unexpanded.size:
             self._done[unexpanded] = 0
             self._target[unexpanded] = 1
@@ -494,7 +508,7 @@ class BatchedSearch:
 
     def _add_noise(self, slots: np.ndarray, alpha: float, fraction: float) -> None:
         ints, floats, _ = self.trees
-        counts = ints[slots, t.I_COUNT, 0]
+        counts = ints[slots, search_tree.I_COUNT, 0]
         width = int(counts.max(initial=0))
         if width == 0 or fraction <= 0:
             return
@@ -530,12 +544,12 @@ class BatchedSearch:
         """Mean value of ``slot``'s root for the player to move."""
         ints, floats, _ = self.trees
         slot = self._slot(slot)
-        visits = max(int(ints[slot, t.I_VISITS, 0]), 1)
-        return float(-floats[slot, t.F_VALUE, 0] / visits)
+        visits = max(int(ints[slot, search_tree.I_VISITS, 0]), 1)
+        return float(-floats[slot, search_tree.F_VALUE, 0] / visits)
 
     def tree_nodes(self, slot: int) -> int:
         """Nodes in use in ``slot``'s tree."""
-        return int(self.trees[2][self._slot(slot), t.M_NODES])
+        return int(self.trees[2][self._slot(slot), search_tree.M_NODES])
 
     def _slot(self, slot: Any) -> int:
         return require_int("slot", slot, 0, self.slots - 1)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from agents import tree as t
+from agents import tree as search_tree
 from agents.envapi import (
     clone_env,
     copy_unchecked,
@@ -113,21 +113,21 @@ def generic_simulations(
     """
     ints, floats, meta = tree
     for sim in range(count):
-        if ints[t.I_SOLVED, 0] != t.UNSOLVED:
+        if ints[search_tree.I_SOLVED, 0] != search_tree.UNSOLVED:
             return sim
         position = root.copy()
         node = 0
         path = [0]
         while True:
-            if ints[t.I_SOLVED, node] != t.UNSOLVED:
-                r0 = t.solved_r0(ints, node)
+            if ints[search_tree.I_SOLVED, node] != search_tree.UNSOLVED:
+                r0 = search_tree.solved_r0(ints, node)
                 break
             r0 = position.terminal_r0()
             if r0 is not None:
-                t.mark_terminal(ints, node, r0)
+                search_tree.mark_terminal(ints, node, r0)
                 break
-            if ints[t.I_COUNT, node] == 0:
-                if evaluate is None and node != 0 and ints[t.I_VISITS, node] == 0:
+            if ints[search_tree.I_COUNT, node] == 0:
+                if evaluate is None and node != 0 and ints[search_tree.I_VISITS, node] == 0:
                     r0 = position.rollout(generator)
                     break
                 actions = position.legal()
@@ -135,8 +135,8 @@ def generic_simulations(
                     priors, r0 = np.full(len(actions), 1.0 / len(actions)), None
                 else:
                     priors, r0 = evaluate(position)
-                t.shuffle_together(actions, priors, len(actions), rng)
-                expanded = t.expand(
+                search_tree.shuffle_together(actions, priors, len(actions), rng)
+                expanded = search_tree.expand(
                     ints, floats, meta, node, position.player(), actions, priors, len(actions)
                 )
                 if r0 is not None:
@@ -144,18 +144,18 @@ def generic_simulations(
                 if not expanded:
                     r0 = position.rollout(generator)
                     break
-            node = t.select_child(ints, floats, node, mode, exploration, rave_k, tuned)
-            position.step(int(ints[t.I_ACTION, node]))
+            node = search_tree.select_child(ints, floats, node, mode, exploration, rave_k, tuned)
+            position.step(int(ints[search_tree.I_ACTION, node]))
             path.append(node)
         if tuned:
-            t.backup_tuned(ints, floats, node, r0)
+            search_tree.backup_tuned(ints, floats, node, r0)
         else:
-            t.backup(ints, floats, node, r0)
-        if mode == t.MODE_RAVE:
+            search_tree.backup(ints, floats, node, r0)
+        if mode == search_tree.MODE_RAVE:
             moves = np.asarray(position.moves, dtype=np.int64)
             players = np.asarray(position.players, dtype=np.int64)
             nodes = np.asarray(path, dtype=np.int64)
-            t.rave_update(
+            search_tree.rave_update(
                 ints, floats, meta, stamp, nodes, len(path) - 1, moves, players, 0, len(moves), r0
             )
     return count

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from agents import tree as t
+from agents import tree as search_tree
 from agents.generic import EnvPosition, generic_simulations
 from agents.loop import SearchConfig, run_simulations
 from agents.rollout import expansion_flags, new_policy_data, policy_rollout
@@ -188,8 +188,14 @@ class MCTSAgent(SearchAgent):
         suite's, on the generic path).
 
         Raises:
+            TypeError: ``game`` is neither a ``BoardGame`` nor None.
             ValueError: an option the game cannot honour (see the class docstring).
         """
+        if game is not None and not isinstance(game, BoardGame):
+            raise TypeError(
+                f"options_for takes a BoardGame (env.unwrapped.game) or None, got "
+                f"{type(game).__name__}"
+            )
         if game is None:
             _refuse_rollout_options(self.options, "an env that is not this suite's")
             return SearchOptions(**self.options)
@@ -214,7 +220,7 @@ class MCTSAgent(SearchAgent):
         if setup is None:
             options = self.options_for(game)
             config = SearchConfig(
-                t.MODE_RAVE if options.rave else t.MODE_UCT,
+                search_tree.MODE_RAVE if options.rave else search_tree.MODE_UCT,
                 options.exploration,
                 options.rave_equivalence,
                 1,
@@ -275,7 +281,7 @@ class MCTSAgent(SearchAgent):
             self._trees[0],
             root,
             count,
-            mode=t.MODE_RAVE if options.rave else t.MODE_UCT,
+            mode=search_tree.MODE_RAVE if options.rave else search_tree.MODE_UCT,
             exploration=options.exploration,
             rave_k=options.rave_equivalence,
             rng=rng,

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from agents import tree as t
+from agents import tree as search_tree
 from agents.envstate import EnvSimulator, observation_key
 from agents.search import check_seed, run_budget
 from connectn_env.games.lib.rng import new_rng
@@ -146,14 +146,18 @@ class _ReturnScale:
         ints, floats, meta = tree
         a = (self.high - self.low) / (high - low)
         b = a + 2.0 * (self.low - low) / (high - low) - 1.0
-        used = int(meta[t.M_NODES])
-        visits = ints[t.I_VISITS, :used].astype(np.float64)
+        used = int(meta[search_tree.M_NODES])
+        visits = ints[search_tree.I_VISITS, :used].astype(np.float64)
         sign = np.ones(used)
         sign[0] = -1.0  # the root's sums are stored for its "opponent" (tree.mover_of)
-        floats[t.F_VALUE, :used] = a * floats[t.F_VALUE, :used] + sign * b * visits
+        floats[search_tree.F_VALUE, :used] = (
+            a * floats[search_tree.F_VALUE, :used] + sign * b * visits
+        )
         visited = visits > 0
-        floats[t.F_MEAN, :used] = np.where(
-            visited, a * floats[t.F_MEAN, :used] + sign * b, floats[t.F_MEAN, :used]
+        floats[search_tree.F_MEAN, :used] = np.where(
+            visited,
+            a * floats[search_tree.F_MEAN, :used] + sign * b,
+            floats[search_tree.F_MEAN, :used],
         )
         self.low, self.high = low, high
 
@@ -316,7 +320,10 @@ class MCTSPlanner:
 
     def _tree_buffers(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         if not self._trees:
-            self._trees = [t.new_tree(self.max_nodes), t.new_tree(self.max_nodes)]
+            self._trees = [
+                search_tree.new_tree(self.max_nodes),
+                search_tree.new_tree(self.max_nodes),
+            ]
         return self._trees
 
 
@@ -338,7 +345,7 @@ class _Run:
         self.node_info: dict[int, tuple[Any, float, int]] = {}
         self.simulations = 0
         self.elapsed = 0.0
-        t.tree_reset(*self.trees[0], 0)
+        search_tree.tree_reset(*self.trees[0], 0)
 
     @property
     def tree(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -362,15 +369,19 @@ class _Run:
             actions: list[int] = []
             ended = False
             while depth < planner.max_depth:
-                if ints[t.I_COUNT, node] == 0:
+                if ints[search_tree.I_COUNT, node] == 0:
                     legal = simulator.legal_actions()
                     priors = np.full(len(legal), 1.0 / max(len(legal), 1))
-                    t.shuffle_together(legal, priors, len(legal), self.rng)
-                    expanded = t.expand(ints, floats, meta, node, 0, legal, priors, len(legal))
+                    search_tree.shuffle_together(legal, priors, len(legal), self.rng)
+                    expanded = search_tree.expand(
+                        ints, floats, meta, node, 0, legal, priors, len(legal)
+                    )
                     if node != 0 or not expanded or len(legal) == 0:
                         break
-                node = t.select_child(ints, floats, node, t.MODE_UCT, planner.exploration, 0.0)
-                action = int(ints[t.I_ACTION, node])
+                node = search_tree.select_child(
+                    ints, floats, node, search_tree.MODE_UCT, planner.exploration, 0.0
+                )
+                action = int(ints[search_tree.I_ACTION, node])
                 observation, reward, terminated, truncated = simulator.step(action)
                 actions.append(action)
                 total += factor * reward
@@ -381,14 +392,14 @@ class _Run:
                     break
                 if planner.prune_revisits and not self._best_reach(observation, total, depth, node):
                     break
-            if not ended and ints[t.I_SOLVED, node] != t.LOSS:
+            if not ended and ints[search_tree.I_SOLVED, node] != search_tree.LOSS:
                 total, factor, ended = self._rollout(actions, total, factor, depth)
             if ended:
                 if self.best is None or total > self.best[0]:
                     self.best = (total, tuple(actions))
             elif planner.evaluate is not None:
                 total += factor * float(planner.evaluate(simulator.env))
-            t.backup(ints, floats, node, self.scale.normalise(total, self.tree))
+            search_tree.backup(ints, floats, node, self.scale.normalise(total, self.tree))
         return count
 
     def _best_reach(self, observation: Any, total: float, depth: int, node: int) -> bool:
@@ -438,7 +449,7 @@ class _Run:
 
     def most_visited(self) -> int:
         ints, floats, _ = self.tree
-        return int(ints[t.I_ACTION, t.best_root_child(ints, floats)])
+        return int(ints[search_tree.I_ACTION, search_tree.best_root_child(ints, floats)])
 
     def advance(self, action: int) -> tuple[float, bool, bool]:
         """Take ``action`` from the root: it becomes the new root (its subtree is kept)."""
@@ -447,11 +458,13 @@ class _Run:
         self.root = self.simulator.save()
         self.best = None  # episodes found were counted from the old root
         ints, floats, _ = self.tree
-        first, count = ints[t.I_FIRST, 0], ints[t.I_COUNT, 0]
-        child = next((c for c in range(first, first + count) if ints[t.I_ACTION, c] == action), -1)
+        first, count = ints[search_tree.I_FIRST, 0], ints[search_tree.I_COUNT, 0]
+        child = next(
+            (c for c in range(first, first + count) if ints[search_tree.I_ACTION, c] == action), -1
+        )
         discount = self.planner.discount
         if child < 0:
-            t.tree_reset(*self.tree, 0)
+            search_tree.tree_reset(*self.tree, 0)
             kept: dict[int, tuple[Any, float, int]] = {}
         else:
             old_ids = _subtree_order(ints, child)
@@ -461,11 +474,13 @@ class _Run:
                 if (info := self.node_info.get(old)) is not None
             }
             spare = self.trees[1]
-            t.compact_subtree(ints, floats, child, *spare)
+            search_tree.compact_subtree(ints, floats, child, *spare)
             self.trees.reverse()
             floats = self.tree[1]
-            floats[t.F_VALUE, 0] = -floats[t.F_VALUE, 0]  # now stored as a root's (tree.mover_of)
-            floats[t.F_MEAN, 0] = -floats[t.F_MEAN, 0]
+            floats[search_tree.F_VALUE, 0] = -floats[
+                search_tree.F_VALUE, 0
+            ]  # now stored as a root's (tree.mover_of)
+            floats[search_tree.F_MEAN, 0] = -floats[search_tree.F_MEAN, 0]
             self.scale.advance(reward, discount, self.tree)
         if self.planner.prune_revisits:
             kept[0] = (observation_key(observation), 0.0, 0)
@@ -476,7 +491,7 @@ class _Run:
         """After the root moved: forget the dead marks (some were relative to branches that
         are gone) and mark again, best node per observation first."""
         ints, _, meta = self.tree
-        ints[t.I_SOLVED, : int(meta[t.M_NODES])] = t.UNSOLVED
+        ints[search_tree.I_SOLVED, : int(meta[search_tree.M_NODES])] = search_tree.UNSOLVED
         self.node_info = node_info
         self.reached = {}
         for node, (key, total, depth) in sorted(
@@ -494,11 +509,11 @@ class _Run:
         offset = int(self.simulator.actions[0])
         visits = np.zeros(n, dtype=np.int64)
         means = np.zeros(n)
-        first, count = ints[t.I_FIRST, 0], ints[t.I_COUNT, 0]
+        first, count = ints[search_tree.I_FIRST, 0], ints[search_tree.I_COUNT, 0]
         children = np.arange(first, first + count)
-        indices = ints[t.I_ACTION, children] - offset
-        visits[indices] = ints[t.I_VISITS, children]
-        means[indices] = floats[t.F_MEAN, children]
+        indices = ints[search_tree.I_ACTION, children] - offset
+        visits[indices] = ints[search_tree.I_VISITS, children]
+        means[indices] = floats[search_tree.F_MEAN, children]
         values = np.where(visits > 0, self.scale.to_return(means), 0.0)
         best_actions = () if self.best is None else self.best[1]
         return PlanSearchResult(
@@ -509,7 +524,7 @@ class _Run:
             best_return=None if self.best is None else self.best[0],
             simulations=self.simulations,
             elapsed=self.elapsed,
-            tree_nodes=int(meta[t.M_NODES]),
+            tree_nodes=int(meta[search_tree.M_NODES]),
         )
 
 
@@ -520,7 +535,7 @@ def _subtree_order(ints: np.ndarray, root: int) -> list[int]:
     head = 0
     while head < len(order):
         node = order[head]
-        first, count = int(ints[t.I_FIRST, node]), int(ints[t.I_COUNT, node])
+        first, count = int(ints[search_tree.I_FIRST, node]), int(ints[search_tree.I_COUNT, node])
         order.extend(range(first, first + count))
         head += 1
     return order
@@ -529,20 +544,20 @@ def _subtree_order(ints: np.ndarray, root: int) -> list[int]:
 def _is_ancestor(ints: np.ndarray, ancestor: int, node: int) -> bool:
     """True if ``ancestor`` is on the path from the root to ``node``."""
     while node > ancestor:
-        node = int(ints[t.I_PARENT, node])
+        node = int(ints[search_tree.I_PARENT, node])
     return node == ancestor
 
 
 def _mark_dead(ints: np.ndarray, node: int) -> None:
     """Mark ``node`` dead, and its ancestors (not the root) whose children are all dead."""
-    ints[t.I_SOLVED, node] = t.LOSS
-    node = int(ints[t.I_PARENT, node])
+    ints[search_tree.I_SOLVED, node] = search_tree.LOSS
+    node = int(ints[search_tree.I_PARENT, node])
     while node > 0:
-        first, count = ints[t.I_FIRST, node], ints[t.I_COUNT, node]
-        if (ints[t.I_SOLVED, first : first + count] != t.LOSS).any():
+        first, count = ints[search_tree.I_FIRST, node], ints[search_tree.I_COUNT, node]
+        if (ints[search_tree.I_SOLVED, first : first + count] != search_tree.LOSS).any():
             return
-        ints[t.I_SOLVED, node] = t.LOSS
-        node = int(ints[t.I_PARENT, node])
+        ints[search_tree.I_SOLVED, node] = search_tree.LOSS
+        node = int(ints[search_tree.I_PARENT, node])
 
 
 __all__ = ["MCTSPlanner", "Plan", "PlanSearchResult"]

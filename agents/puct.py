@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from agents import tree as t
+from agents import tree as search_tree
 from agents.generic import EnvPosition, generic_simulations
 from agents.loop import SearchConfig, resolve_leaf, run_simulations
 from agents.search import DEFAULT_MAX_NODES, SearchAgent
@@ -124,7 +124,7 @@ class PUCTAgent(SearchAgent):
 
     def _config(self) -> SearchConfig:
         """Options of the compiled loop."""
-        return SearchConfig(t.MODE_PUCT, self.c_puct, 1.0, 0, True)
+        return SearchConfig(search_tree.MODE_PUCT, self.c_puct, 1.0, 0, True)
 
     # --- compiled path ------------------------------------------------------------------
 
@@ -164,7 +164,7 @@ class PUCTAgent(SearchAgent):
                 count - done,
                 True,
             )
-            if done == count or tree[0][t.I_SOLVED, 0] != t.UNSOLVED:
+            if done == count or tree[0][search_tree.I_SOLVED, 0] != search_tree.UNSOLVED:
                 return done
             priors, r0 = self._evaluate_native(GameState(game, workspace[0]))
             resolve_leaf(game.kernels, game.params, tree, config, workspace, priors, r0, rng)
@@ -190,7 +190,7 @@ class PUCTAgent(SearchAgent):
             self._trees[0],
             root,
             count,
-            mode=t.MODE_PUCT,
+            mode=search_tree.MODE_PUCT,
             exploration=self.c_puct,
             rave_k=1.0,
             rng=rng,
@@ -214,29 +214,29 @@ class PUCTAgent(SearchAgent):
         """Expand and evaluate the root first (not counted as a simulation, as in AlphaZero),
         then mix Dirichlet noise into its priors, once per root position."""
         ints, floats, _ = self._trees[0]
-        if ints[t.I_COUNT, 0] == 0:
+        if ints[search_tree.I_COUNT, 0] == 0:
             if isinstance(root, EnvPosition):
                 self._generic_simulations(root, rng, 1)
             else:
                 self._native_simulations(root, rng, 1)
         if self.noise_fraction == 0 or _same_key(key, self._noised_key):
             return
-        first, count = int(ints[t.I_FIRST, 0]), int(ints[t.I_COUNT, 0])
+        first, count = int(ints[search_tree.I_FIRST, 0]), int(ints[search_tree.I_COUNT, 0])
         if count == 0:
             return
         children = np.arange(first, first + count)
         noise = self._generator.dirichlet(np.full(count, self.dirichlet_alpha))
-        mixed = (1 - self.noise_fraction) * floats[t.F_PRIOR, children]
-        floats[t.F_PRIOR, children] = mixed + self.noise_fraction * noise
+        mixed = (1 - self.noise_fraction) * floats[search_tree.F_PRIOR, children]
+        floats[search_tree.F_PRIOR, children] = mixed + self.noise_fraction * noise
         self._noised_key = key
 
     def _choose(self) -> int:
         ints, floats, _ = self._trees[0]
         if self.temperature == 0:
-            return int(t.best_root_child(ints, floats))
-        first, count = ints[t.I_FIRST, 0], ints[t.I_COUNT, 0]
+            return int(search_tree.best_root_child(ints, floats))
+        first, count = ints[search_tree.I_FIRST, 0], ints[search_tree.I_COUNT, 0]
         children = np.arange(first, first + count)
-        counts = ints[t.I_VISITS, children].astype(np.float64)
+        counts = ints[search_tree.I_VISITS, children].astype(np.float64)
         logits = np.log(np.maximum(counts, 1e-300)) / self.temperature
         weights = np.where(counts > 0, np.exp(logits - logits.max()), 0.0)
         if weights.sum() == 0:
@@ -249,11 +249,11 @@ class PUCTAgent(SearchAgent):
         if not self._trees:
             return np.zeros(0)
         ints, floats, _ = self._trees[0]
-        first, count = ints[t.I_FIRST, 0], ints[t.I_COUNT, 0]
+        first, count = ints[search_tree.I_FIRST, 0], ints[search_tree.I_COUNT, 0]
         children = np.arange(first, first + count)
-        actions = ints[t.I_ACTION, children]
+        actions = ints[search_tree.I_ACTION, children]
         out = np.zeros(self._last_num_actions, dtype=np.float64)
-        out[actions] = floats[t.F_PRIOR, children]
+        out[actions] = floats[search_tree.F_PRIOR, children]
         return out
 
     def __repr__(self) -> str:

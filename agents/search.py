@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from agents import tree as t
+from agents import tree as search_tree
 from agents.envapi import (
     clone_env,
     copy_unchecked,
@@ -31,8 +31,16 @@ DEFAULT_SIMULATIONS = 1000
 DEFAULT_MAX_NODES = 1_000_000
 BACKENDS = ("auto", "native", "generic")
 _CHUNK_SECONDS = 0.01
-_PROVEN = {t.WIN: "loss", t.LOSS: "win", t.DRAW: "draw"}  # root mover's status -> to-move
-_STATUS = {t.WIN: "win", t.LOSS: "loss", t.DRAW: "draw"}  # a root child's, for the player to move
+_PROVEN = {
+    search_tree.WIN: "loss",
+    search_tree.LOSS: "win",
+    search_tree.DRAW: "draw",
+}  # root mover's status -> to-move
+_STATUS = {
+    search_tree.WIN: "win",
+    search_tree.LOSS: "loss",
+    search_tree.DRAW: "draw",
+}  # a root child's, for the player to move
 _PROVEN_VALUE = {"win": 1.0, "loss": -1.0, "draw": 0.0}
 
 
@@ -205,7 +213,7 @@ class SearchAgent:
     def _choose(self) -> int:
         """The root child (tree index) to play."""
         ints, floats, _ = self._trees[0]
-        return int(t.best_root_child(ints, floats))
+        return int(search_tree.best_root_child(ints, floats))
 
     # --- search ---------------------------------------------------------------------
 
@@ -239,7 +247,10 @@ class SearchAgent:
             raise TypeError(f"backend='native' needs one of this suite's envs, got {env!r}")
         self._before_search(state if self.backend != "generic" else None)
         if not self._trees:
-            self._trees = [t.new_tree(self.max_nodes), t.new_tree(self.max_nodes)]
+            self._trees = [
+                search_tree.new_tree(self.max_nodes),
+                search_tree.new_tree(self.max_nodes),
+            ]
         start = time.perf_counter()
         key_before = self._root_key
         self._root_key = None  # a failed search leaves no tree to reuse
@@ -262,8 +273,8 @@ class SearchAgent:
 
         ints, floats, meta = self._trees[0]
         if not reused:
-            t.tree_reset(ints, floats, meta, player)
-        ints[t.I_PLAYER, 0] = player
+            search_tree.tree_reset(ints, floats, meta, player)
+        ints[search_tree.I_PLAYER, 0] = player
         rng = new_rng(self._generator)
         self._limit_reached = False
         self._action_name = state.game.action_name if state is not None else str
@@ -271,7 +282,7 @@ class SearchAgent:
 
         def budget_step(n: int) -> int:
             done = step(n)
-            if self._trees[0][2][t.M_FULL]:
+            if self._trees[0][2][search_tree.M_FULL]:
                 self._make_room()
             return done
 
@@ -302,9 +313,11 @@ class SearchAgent:
         self._limit_reached = True
         ints = self._trees[0][0]
         min_visits = 2
-        while t.kept_nodes(ints, min_visits) > self.max_nodes // 2 and min_visits < 1 << 30:
+        while (
+            search_tree.kept_nodes(ints, min_visits) > self.max_nodes // 2 and min_visits < 1 << 30
+        ):
             min_visits *= 2
-        t.prune(*self._trees[0], *self._trees[1], min_visits)
+        search_tree.prune(*self._trees[0], *self._trees[1], min_visits)
         self._trees.reverse()
 
     def _result(self, mask: np.ndarray, done: int, elapsed: float) -> SearchResult:
@@ -312,23 +325,25 @@ class SearchAgent:
         n = self._last_num_actions = len(mask)
         visits = np.zeros(n, dtype=np.int64)
         values = np.zeros(n, dtype=np.float64)
-        first, count = ints[t.I_FIRST, 0], ints[t.I_COUNT, 0]
+        first, count = ints[search_tree.I_FIRST, 0], ints[search_tree.I_COUNT, 0]
         children = np.arange(first, first + count)
-        actions = ints[t.I_ACTION, children]
-        visits[actions] = ints[t.I_VISITS, children]
-        values[actions] = floats[t.F_MEAN, children]
+        actions = ints[search_tree.I_ACTION, children]
+        visits[actions] = ints[search_tree.I_VISITS, children]
+        values[actions] = floats[search_tree.F_MEAN, children]
         total = visits.sum()
         pi = visits / total if total > 0 else mask / mask.sum()
         if count == 0:  # no expansion happened (tiny node limit): play any legal move
             action = int(np.flatnonzero(mask)[0])
         else:
-            action = int(ints[t.I_ACTION, self._choose()])
-        status = ints[t.I_SOLVED, children]
+            action = int(ints[search_tree.I_ACTION, self._choose()])
+        status = ints[search_tree.I_SOLVED, children]
         proven_moves = {
-            int(a): _STATUS[int(s)] for a, s in zip(actions, status, strict=True) if s != t.UNSOLVED
+            int(a): _STATUS[int(s)]
+            for a, s in zip(actions, status, strict=True)
+            if s != search_tree.UNSOLVED
         }
         root_value = self._root_value()
-        proven = _PROVEN.get(int(ints[t.I_SOLVED, 0]))
+        proven = _PROVEN.get(int(ints[search_tree.I_SOLVED, 0]))
         tree, line = snapshot(ints, floats, root_value, proven)
         return SearchResult(
             action=action,
@@ -338,9 +353,9 @@ class SearchAgent:
             root_value=root_value,
             simulations=done,
             elapsed=elapsed,
-            node_limit_reached=self._limit_reached or bool(meta[t.M_FULL]),
+            node_limit_reached=self._limit_reached or bool(meta[search_tree.M_FULL]),
             proven=proven,
-            tree_nodes=int(meta[t.M_NODES]),
+            tree_nodes=int(meta[search_tree.M_NODES]),
             proven_moves=proven_moves,
             principal_variation=line,
             tree=tree,
@@ -350,9 +365,9 @@ class SearchAgent:
     def _root_value(self) -> float:
         """The root's value for the player to move: proven, else the mean so far."""
         ints, floats, _ = self._trees[0]
-        proven = _PROVEN.get(int(ints[t.I_SOLVED, 0]))
-        root_visits = max(int(ints[t.I_VISITS, 0]), 1)
-        return _PROVEN_VALUE.get(proven, float(-floats[t.F_VALUE, 0] / root_visits))
+        proven = _PROVEN.get(int(ints[search_tree.I_SOLVED, 0]))
+        root_visits = max(int(ints[search_tree.I_VISITS, 0]), 1)
+        return _PROVEN_VALUE.get(proven, float(-floats[search_tree.F_VALUE, 0] / root_visits))
 
     # --- tree reuse -----------------------------------------------------------------
 
@@ -360,15 +375,15 @@ class SearchAgent:
         """Make ``node`` the root, keeping its subtree (moved to the spare buffers)."""
         ints, floats, meta = self._trees[0]
         spare = self._trees[1]
-        t.compact_subtree(ints, floats, node, *spare)
-        spare[2][t.M_EPOCH] = meta[t.M_EPOCH]  # RAVE stamps stay unambiguous
+        search_tree.compact_subtree(ints, floats, node, *spare)
+        spare[2][search_tree.M_EPOCH] = meta[search_tree.M_EPOCH]  # RAVE stamps stay unambiguous
         self._trees.reverse()
 
     def _child(self, node: int, action: int) -> int:
         ints = self._trees[0][0]
-        first = ints[t.I_FIRST, node]
-        for child in range(first, first + ints[t.I_COUNT, node]):
-            if ints[t.I_ACTION, child] == action:
+        first = ints[search_tree.I_FIRST, node]
+        for child in range(first, first + ints[search_tree.I_COUNT, node]):
+            if ints[search_tree.I_ACTION, child] == action:
                 return child
         return -1
 
@@ -395,19 +410,19 @@ class SearchAgent:
         agent = env.agent_selection
         target = env.observe(agent)
         ints = self._trees[0][0]
-        first, count = ints[t.I_FIRST, 0], ints[t.I_COUNT, 0]
+        first, count = ints[search_tree.I_FIRST, 0], ints[search_tree.I_COUNT, 0]
         for child in range(first, first + count):
             after = copy_unchecked(old_env)
-            after.step(int(ints[t.I_ACTION, child]))
+            after.step(int(ints[search_tree.I_ACTION, child]))
             if _matches(after, agent, target):
                 self._reroot(child)
                 return True
-            if ints[t.I_VISITS, child] < 2:
+            if ints[search_tree.I_VISITS, child] < 2:
                 continue
-            grand_first = ints[t.I_FIRST, child]
-            for grand in range(grand_first, grand_first + ints[t.I_COUNT, child]):
+            grand_first = ints[search_tree.I_FIRST, child]
+            for grand in range(grand_first, grand_first + ints[search_tree.I_COUNT, child]):
                 reply = copy_unchecked(after)
-                reply.step(int(ints[t.I_ACTION, grand]))
+                reply.step(int(ints[search_tree.I_ACTION, grand]))
                 if _matches(reply, agent, target):
                     self._reroot(grand)
                     return True

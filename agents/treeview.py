@@ -13,12 +13,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents import tree as t
+from agents import tree as search_tree
 
 SNAPSHOT_DEPTH = 3
 SNAPSHOT_WIDTH = 5
 PV_LENGTH = 20
-STATUS_NAMES = {t.WIN: "win", t.LOSS: "loss", t.DRAW: "draw"}  # for the node's mover
+STATUS_NAMES = {
+    search_tree.WIN: "win",
+    search_tree.LOSS: "loss",
+    search_tree.DRAW: "draw",
+}  # for the node's mover
 
 
 @dataclass(frozen=True)
@@ -49,13 +53,15 @@ class TreeNode:
 
 def _ranked_children(ints: np.ndarray, floats: np.ndarray, node: int) -> np.ndarray:
     """The children of ``node``, proven wins first, then by visits, then by mean value."""
-    first, count = int(ints[t.I_FIRST, node]), int(ints[t.I_COUNT, node])
+    first, count = int(ints[search_tree.I_FIRST, node]), int(ints[search_tree.I_COUNT, node])
     children = np.arange(first, first + count)
     if count == 0:
         return children
-    won = ints[t.I_SOLVED, children] == t.WIN
-    lost = ints[t.I_SOLVED, children] == t.LOSS
-    order = np.lexsort((-floats[t.F_MEAN, children], -ints[t.I_VISITS, children], lost, ~won))
+    won = ints[search_tree.I_SOLVED, children] == search_tree.WIN
+    lost = ints[search_tree.I_SOLVED, children] == search_tree.LOSS
+    order = np.lexsort(
+        (-floats[search_tree.F_MEAN, children], -ints[search_tree.I_VISITS, children], lost, ~won)
+    )
     return children[order]
 
 
@@ -65,13 +71,13 @@ def _node(ints: np.ndarray, floats: np.ndarray, node: int, depth: int, width: in
         ranked = _ranked_children(ints, floats, node)[:width]
         children = tuple(_node(ints, floats, int(c), depth - 1, width) for c in ranked)
     return TreeNode(
-        action=int(ints[t.I_ACTION, node]),
-        visits=int(ints[t.I_VISITS, node]),
-        value=float(floats[t.F_MEAN, node]),
-        proven=STATUS_NAMES.get(int(ints[t.I_SOLVED, node])),
-        proof_plies=int(ints[t.I_PROOF, node]),
+        action=int(ints[search_tree.I_ACTION, node]),
+        visits=int(ints[search_tree.I_VISITS, node]),
+        value=float(floats[search_tree.F_MEAN, node]),
+        proven=STATUS_NAMES.get(int(ints[search_tree.I_SOLVED, node])),
+        proof_plies=int(ints[search_tree.I_PROOF, node]),
         children=children,
-        child_count=int(ints[t.I_COUNT, node]),
+        child_count=int(ints[search_tree.I_COUNT, node]),
     )
 
 
@@ -85,11 +91,11 @@ def snapshot(
     )
     line = []
     node = 0
-    while len(line) < PV_LENGTH and ints[t.I_COUNT, node] > 0:
+    while len(line) < PV_LENGTH and ints[search_tree.I_COUNT, node] > 0:
         best = _ranked_children(ints, floats, node)[0]
-        if ints[t.I_VISITS, best] == 0:
+        if ints[search_tree.I_VISITS, best] == 0:
             break
-        line.append(int(ints[t.I_ACTION, best]))
+        line.append(int(ints[search_tree.I_ACTION, best]))
         node = int(best)
     return root, tuple(line)
 

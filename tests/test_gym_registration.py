@@ -45,9 +45,9 @@ def test_import_registers_ids_without_pygame_agents_or_compiling():
         import sys
         import gymnasium as gym
         import connectn_env
-        import connectn_env.gym.vector_kernels as vk
+        import connectn_env.gym.vector_kernels as vector_kernels
         from connectn_env.games import REGISTRY
-        functions = [*vars(vk).values()]
+        functions = [*vars(vector_kernels).values()]
         for game_class in REGISTRY.families():
             functions += game_class().kernels
         compiled = [f for f in functions if getattr(f, "signatures", None)]

@@ -11,7 +11,7 @@ import pytest
 
 import connectn_env  # noqa: F401  (registers GridPath-v0)
 from agents import MCTSPlanner, Plan
-from agents import tree as t
+from agents import tree as search_tree
 from agents.planner import _ReturnScale
 from connectn_env.gridpath import GridPathEnv, astar
 
@@ -138,24 +138,24 @@ def test_a_fixed_value_range_plans_as_well():
 
 def test_the_adaptive_return_scale_rescales_stored_values_exactly():
     rng = np.random.default_rng(0)
-    tree = t.new_tree(16)
+    tree = search_tree.new_tree(16)
     ints, floats, meta = tree
-    t.tree_reset(ints, floats, meta, 0)
+    search_tree.tree_reset(ints, floats, meta, 0)
     actions = np.arange(3, dtype=np.int64)
-    t.expand(ints, floats, meta, 0, 0, actions, np.full(3, 1 / 3), 3)
+    search_tree.expand(ints, floats, meta, 0, 0, actions, np.full(3, 1 / 3), 3)
     scale = _ReturnScale(None)
     returns: dict[int, list[float]] = {1: [], 2: [], 3: []}
     for _ in range(200):
         child = int(rng.integers(1, 4))
         value = float(rng.normal(child, 3.0))
         returns[child].append(value)
-        t.backup(ints, floats, child, scale.normalise(value, tree))
+        search_tree.backup(ints, floats, child, scale.normalise(value, tree))
     for child, values in returns.items():
-        stored = scale.to_return(np.array([floats[t.F_MEAN, child]]))[0]
+        stored = scale.to_return(np.array([floats[search_tree.F_MEAN, child]]))[0]
         assert stored == pytest.approx(np.mean(values))
     everything = [v for values in returns.values() for v in values]
     assert (scale.low, scale.high) == (min(everything), max(everything))
-    root_mean = -floats[t.F_VALUE, 0] / ints[t.I_VISITS, 0]
+    root_mean = -floats[search_tree.F_VALUE, 0] / ints[search_tree.I_VISITS, 0]
     assert scale.to_return(np.array([root_mean]))[0] == pytest.approx(np.mean(everything))
 
 

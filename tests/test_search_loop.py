@@ -11,20 +11,20 @@ import numpy as np
 import pytest
 
 from agents import MCTSAgent, PUCTAgent
-from agents import tree as t
+from agents import tree as search_tree
 from agents.loop import SearchConfig, new_workspace, resolve_leaf, rollout_value, run_simulations
 from connectn_env import connect_n_v0, gomoku_v0
 from connectn_env.games import REGISTRY, GameState
 
 NO_DATA = np.zeros(0, dtype=np.int64)
-UCT = SearchConfig(t.MODE_UCT, 1.4, 1.0, 1, False)
-PUCT = SearchConfig(t.MODE_PUCT, 1.25, 1.0, 0, True)
+UCT = SearchConfig(search_tree.MODE_UCT, 1.4, 1.0, 1, False)
+PUCT = SearchConfig(search_tree.MODE_PUCT, 1.25, 1.0, 0, True)
 
 
 def searched_tree(game, evaluator, config, simulations=300, seed=7):
     state = game.new_initial_state()
-    tree = t.new_tree(20_000)
-    t.tree_reset(*tree, state.current_player())
+    tree = search_tree.new_tree(20_000)
+    search_tree.tree_reset(*tree, state.current_player())
     workspace = new_workspace(
         game.kernels, game.params, state.data, game.num_actions, game.max_moves
     )
@@ -40,8 +40,8 @@ def test_the_inline_play_out_and_the_rollout_evaluator_search_alike(game_class) 
     game = game_class()
     inline = searched_tree(game, None, UCT)
     evaluated = searched_tree(game, rollout_value, UCT)
-    nodes = int(inline[2][t.M_NODES])
-    assert nodes == int(evaluated[2][t.M_NODES]) > 1
+    nodes = int(inline[2][search_tree.M_NODES])
+    assert nodes == int(evaluated[2][search_tree.M_NODES]) > 1
     assert np.array_equal(inline[0][:, :nodes], evaluated[0][:, :nodes])
     assert np.allclose(inline[1][:, :nodes], evaluated[1][:, :nodes])
 
@@ -54,8 +54,8 @@ def test_external_evaluation_equals_the_compiled_loop(game_class) -> None:
     game = game_class()
     compiled = searched_tree(game, None, PUCT, simulations=200)
     state = game.new_initial_state()
-    tree = t.new_tree(20_000)
-    t.tree_reset(*tree, state.current_player())
+    tree = search_tree.new_tree(20_000)
+    search_tree.tree_reset(*tree, state.current_player())
     workspace = new_workspace(
         game.kernels, game.params, state.data, game.num_actions, game.max_moves
     )
@@ -65,21 +65,21 @@ def test_external_evaluation_equals_the_compiled_loop(game_class) -> None:
     while done < 200:
         done += run_simulations(game.kernels, None, game.params, state.data, tree, PUCT, rng,
                                 workspace, NO_DATA, 200 - done, True)  # fmt: skip
-        if done == 200 or tree[0][t.I_SOLVED, 0] != t.UNSOLVED:
+        if done == 200 or tree[0][search_tree.I_SOLVED, 0] != search_tree.UNSOLVED:
             break
         stops += 1
         leaf = GameState(game, workspace[0].copy())
         legal = np.array(leaf.legal_actions(), dtype=np.int64)
         after_shuffle = rng.copy()  # the expansion shuffles first: advance a copy alike
-        t.shuffle_together(legal, np.ones(len(legal)), len(legal), after_shuffle)
+        search_tree.shuffle_together(legal, np.ones(len(legal)), len(legal), after_shuffle)
         r0, _ = rollout_value(game.kernels, game.params, leaf.data, after_shuffle, workspace[7],
                               workspace[4], workspace[5], 0, tree, NO_DATA)  # fmt: skip
         resolve_leaf(game.kernels, game.params, tree, PUCT, workspace, uniform, r0, rng)
         rng[:] = after_shuffle
         done += 1
     assert stops > 0
-    nodes = int(compiled[2][t.M_NODES])
-    assert int(tree[2][t.M_NODES]) == nodes > 1
+    nodes = int(compiled[2][search_tree.M_NODES])
+    assert int(tree[2][search_tree.M_NODES]) == nodes > 1
     assert np.array_equal(tree[0][:, :nodes], compiled[0][:, :nodes])
     assert np.allclose(tree[1][:, :nodes], compiled[1][:, :nodes])
 
@@ -99,18 +99,19 @@ def test_a_full_tree_is_pruned_and_keeps_growing() -> None:
 def test_pruning_drops_only_the_children_of_rarely_visited_nodes() -> None:
     game = REGISTRY["connect_four"].make()
     tree = searched_tree(game, None, UCT, simulations=3_000)
-    spare = t.new_tree(20_000)
-    kept = t.prune(*tree, *spare, 8)
-    assert kept == t.kept_nodes(tree[0], 8) < tree[2][t.M_NODES]
+    spare = search_tree.new_tree(20_000)
+    kept = search_tree.prune(*tree, *spare, 8)
+    assert kept == search_tree.kept_nodes(tree[0], 8) < tree[2][search_tree.M_NODES]
     ints = spare[0]
     for node in range(1, kept):
-        if ints[t.I_COUNT, node] > 0:
-            assert ints[t.I_VISITS, node] >= 8
-            first = ints[t.I_FIRST, node]
+        if ints[search_tree.I_COUNT, node] > 0:
+            assert ints[search_tree.I_VISITS, node] >= 8
+            first = ints[search_tree.I_FIRST, node]
             assert all(
-                ints[t.I_PARENT, c] == node for c in range(first, first + ints[t.I_COUNT, node])
+                ints[search_tree.I_PARENT, c] == node
+                for c in range(first, first + ints[search_tree.I_COUNT, node])
             )
-    assert ints[t.I_VISITS, 0] == tree[0][t.I_VISITS, 0]
+    assert ints[search_tree.I_VISITS, 0] == tree[0][search_tree.I_VISITS, 0]
 
 
 def test_puct_reuses_its_tree() -> None:

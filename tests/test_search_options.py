@@ -12,7 +12,7 @@ from agents_helpers import play
 from pettingzoo.classic import tictactoe_v3
 
 from agents import MCTSAgent
-from agents import tree as t
+from agents import tree as search_tree
 from agents.loop import SearchConfig, new_workspace, rollout_value, run_simulations
 from agents.mcts import SearchOptions
 from agents.rollout import refresh_pools, update_replies
@@ -105,21 +105,21 @@ def test_agent_specs_take_every_option():
 
 
 def _root_with_children(visits, means, squares, amaf=None):
-    ints, floats, meta = t.new_tree(16)
-    t.tree_reset(ints, floats, meta, 0)
+    ints, floats, meta = search_tree.new_tree(16)
+    search_tree.tree_reset(ints, floats, meta, 0)
     count = len(visits)
-    t.expand(ints, floats, meta, 0, 0, np.arange(count), np.full(count, 1 / count), count)
-    ints[t.I_VISITS, 0] = sum(visits)
+    search_tree.expand(ints, floats, meta, 0, 0, np.arange(count), np.full(count, 1 / count), count)
+    ints[search_tree.I_VISITS, 0] = sum(visits)
     for i, (n, q, sq) in enumerate(zip(visits, means, squares, strict=True)):
         child = 1 + i
-        ints[t.I_VISITS, child] = n
-        floats[t.F_VALUE, child] = q * n
-        floats[t.F_MEAN, child] = q
-        floats[t.F_INV_SQRT, child] = 1 / math.sqrt(n)
-        floats[t.F_SQUARES, child] = sq
+        ints[search_tree.I_VISITS, child] = n
+        floats[search_tree.F_VALUE, child] = q * n
+        floats[search_tree.F_MEAN, child] = q
+        floats[search_tree.F_INV_SQRT, child] = 1 / math.sqrt(n)
+        floats[search_tree.F_SQUARES, child] = sq
         if amaf is not None:
-            ints[t.I_AMAF_N, child] = amaf[i][0]
-            floats[t.F_AMAF, child] = amaf[i][1]
+            ints[search_tree.I_AMAF_N, child] = amaf[i][0]
+            floats[search_tree.F_AMAF, child] = amaf[i][1]
     return ints, floats, meta
 
 
@@ -129,29 +129,29 @@ def test_ucb1_tuned_explores_the_uncertain_child_more_than_uct():
     exploration term once a child has many visits)."""
     n = 5000
     ints, floats, _ = _root_with_children([n, n], [0.0, 0.0], [0.0, float(n)])
-    assert t.select_child(ints, floats, 0, t.MODE_UCT, 1.0, 1.0) == 1
-    assert t.select_child(ints, floats, 0, t.MODE_UCT, 1.0, 1.0, True) == 2
+    assert search_tree.select_child(ints, floats, 0, search_tree.MODE_UCT, 1.0, 1.0) == 1
+    assert search_tree.select_child(ints, floats, 0, search_tree.MODE_UCT, 1.0, 1.0, True) == 2
     # with a variance of 1 (the largest in [-1, 1]) the term is UCT's
     ints, floats, _ = _root_with_children([n, 2 * n], [0.0, 0.01], [float(n), float(2 * n)])
-    assert t.select_child(ints, floats, 0, t.MODE_UCT, 1.0, 1.0) == t.select_child(
-        ints, floats, 0, t.MODE_UCT, 1.0, 1.0, True
-    )
+    assert search_tree.select_child(
+        ints, floats, 0, search_tree.MODE_UCT, 1.0, 1.0
+    ) == search_tree.select_child(ints, floats, 0, search_tree.MODE_UCT, 1.0, 1.0, True)
 
 
 def test_backup_tuned_keeps_the_sums_of_squares():
     ints, floats, _ = _root_with_children([1, 1], [0.0, 0.0], [0.0, 0.0])
-    t.backup_tuned(ints, floats, 1, -0.5)
-    assert floats[t.F_SQUARES, 1] == 0.25 and floats[t.F_SQUARES, 0] == 0.25
-    assert ints[t.I_VISITS, 1] == 2
+    search_tree.backup_tuned(ints, floats, 1, -0.5)
+    assert floats[search_tree.F_SQUARES, 1] == 0.25 and floats[search_tree.F_SQUARES, 0] == 0.25
+    assert ints[search_tree.I_VISITS, 1] == 2
 
 
 def test_poolrave_pools_hold_the_best_amaf_moves():
     amaf = [(10, 2.0), (10, 9.0), (0, 0.0), (10, -5.0), (10, 5.0)]
     ints, floats, meta = _root_with_children([3, 9, 1, 2, 4], [0.0] * 5, [0.0] * 5, amaf)
     # the most visited child (action 1) has children of its own
-    t.expand(ints, floats, meta, 2, 1, np.array([7, 8]), np.array([0.5, 0.5]), 2)
-    ints[t.I_AMAF_N, 6:8] = 4
-    floats[t.F_AMAF, 6:8] = (-4.0, 3.0)
+    search_tree.expand(ints, floats, meta, 2, 1, np.array([7, 8]), np.array([0.5, 0.5]), 2)
+    ints[search_tree.I_AMAF_N, 6:8] = 4
+    floats[search_tree.F_AMAF, 6:8] = (-4.0, 3.0)
     pools = np.zeros((2, 4), dtype=np.int64)
     refresh_pools((ints, floats, meta), pools, 3)
     assert pools[0].tolist() == [3, 1, 4, 0]  # AMAF means 0.9, 0.5, 0.2 (untried: left out)
@@ -176,10 +176,10 @@ def test_the_rollout_evaluator_grows_the_same_tree_as_the_inline_playout():
     state = game.new_initial_state().data
     trees = []
     for evaluator in (None, rollout_value):
-        tree = t.new_tree(20_000)
-        t.tree_reset(*tree, 0)
+        tree = search_tree.new_tree(20_000)
+        search_tree.tree_reset(*tree, 0)
         workspace = new_workspace(game.kernels, game.params, state, 7, game.max_moves)
-        config = SearchConfig(t.MODE_UCT, 1.4, 1.0, 1, False)
+        config = SearchConfig(search_tree.MODE_UCT, 1.4, 1.0, 1, False)
         rng = np.array([12345], dtype=np.uint64)
         no_data = np.zeros(0, dtype=np.int64)
         run_simulations(

@@ -16,7 +16,7 @@ from connectn_env.envs.reset_args import require_reset_options, require_reset_se
 from connectn_env.games import BoardGame, GameState, IllegalActionError
 from connectn_env.games.contract import bind, xorshift_next
 from connectn_env.games.validation import require_choice, require_int
-from connectn_env.gym import vector_kernels as vk
+from connectn_env.gym import vector_kernels
 from connectn_env.gym.opponents import (
     MCTSOpponent,
     Opponent,
@@ -114,7 +114,9 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         self._params = game.params
         self._initial = game.new_initial_state().data
         self._side_mode = (
-            vk.SIDE_RANDOM if learner_side == "random" else LEARNER_SIDES.index(learner_side)
+            vector_kernels.SIDE_RANDOM
+            if learner_side == "random"
+            else LEARNER_SIDES.index(learner_side)
         )
         self._states = np.tile(self._initial, (n, 1))
         self._learner = np.zeros(n, dtype=np.int8)
@@ -182,7 +184,12 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         moving = ~starting
         if self.illegal_action == "raise":
             bad = self._compiled(
-                vk.first_illegal, self.game.kernels, self._params, self._states, actions, moving
+                vector_kernels.first_illegal,
+                self.game.kernels,
+                self._params,
+                self._states,
+                actions,
+                moving,
             )
             if bad >= 0:
                 raise IllegalActionError(
@@ -192,7 +199,7 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         with self._restored_on_error():
             opens = self._start_boards(starting, reply_later=True)
             self._compiled(
-                vk.learner_moves,
+                vector_kernels.learner_moves,
                 self.game.kernels,
                 self._params,
                 self._states,
@@ -206,7 +213,7 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
             )
             self._replies(reply | opens)
         self._compiled(
-            vk.score_replies,
+            vector_kernels.score_replies,
             self.game.kernels,
             self._params,
             self._states,
@@ -263,7 +270,7 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         opens = np.zeros(self.num_envs, dtype=np.bool_)
         if not which.any():
             return opens
-        vk.reset_boards(
+        vector_kernels.reset_boards(
             self._initial, self._states, self._learner, self._rngs, self._side_mode, which, opens
         )
         if self._opponents is not None:
@@ -306,7 +313,7 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
             return
         if self._opponents is None:
             self._compiled(
-                vk.random_replies,
+                vector_kernels.random_replies,
                 self.game.kernels,
                 self._params,
                 self._states,
@@ -347,7 +354,7 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         masks = np.empty((self.num_envs, game.num_actions), dtype=np.int8)
         flat = obs.reshape(self.num_envs, -1)
         self._compiled(
-            vk.observe,
+            vector_kernels.observe,
             game.kernels,
             self._params,
             self._states,
