@@ -65,7 +65,7 @@ class SearchResult:
             ``{action: "win" | "loss" | "draw"}``.
         principal_variation: The expected line: the most visited move at each level of the
             tree (a proven win first), up to 20 moves.
-        tree: A snapshot of the top of the tree (:class:`agents.treeview.TreeNode`; three
+        tree: A snapshot of the top of the tree (:class:`agents.treeview.TreeNode`; two
             levels, five children per node), or None.
         action_name: How moves are written in :meth:`tree_text` (the game's notation on this
             suite's envs).
@@ -88,7 +88,7 @@ class SearchResult:
 
     def tree_text(self, depth: int = 2, width: int = 3) -> str:
         """The principal variation and the top of the tree as text: for each of ``depth``
-        levels (1 to 3) the ``width`` (1 to 5) most visited moves, with visits, their share of
+        levels (1 or 2) the ``width`` (1 to 5) most visited moves, with visits, their share of
         the parent's, the mean value for the player who made the move, and proven results.
 
         Raises:

@@ -15,7 +15,7 @@ import numpy as np
 
 from agents import tree as search_tree
 
-SNAPSHOT_DEPTH = 3
+SNAPSHOT_DEPTH = 2  # levels below the root (each level costs the search a little time)
 SNAPSHOT_WIDTH = 5
 PV_LENGTH = 20
 STATUS_NAMES = {
