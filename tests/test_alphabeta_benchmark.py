@@ -3,26 +3,15 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-SCRIPT = Path(__file__).parents[1] / "benchmarks" / "alphabeta_speed.py"
+from benchmark_helpers import run_benchmark
 
-
-def run_benchmark(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, str(SCRIPT), *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+SCRIPT = "alphabeta_speed.py"
 
 
 def test_quick_benchmark_prints_both_tables(tmp_path: Path) -> None:
-    result = run_benchmark("--quick", cwd=tmp_path)
+    result = run_benchmark(SCRIPT, "--quick", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     out = result.stdout
     number = r"\d{1,3}(,\d{3})*"
@@ -35,6 +24,6 @@ def test_quick_benchmark_prints_both_tables(tmp_path: Path) -> None:
 
 
 def test_benchmark_rejects_zero_runs(tmp_path: Path) -> None:
-    result = run_benchmark("--runs", "0", cwd=tmp_path)
+    result = run_benchmark(SCRIPT, "--runs", "0", cwd=tmp_path)
     assert result.returncode == 2
     assert "--runs must be at least 1, got 0" in result.stderr

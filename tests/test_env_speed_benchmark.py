@@ -3,26 +3,15 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-SCRIPT = Path(__file__).parents[1] / "benchmarks" / "env_speed.py"
+from benchmark_helpers import run_benchmark
 
-
-def run_benchmark(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, str(SCRIPT), *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+SCRIPT = "env_speed.py"
 
 
 def test_quick_benchmark_prints_the_table(tmp_path: Path) -> None:
-    result = run_benchmark("--quick", cwd=tmp_path)
+    result = run_benchmark(SCRIPT, "--quick", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "| env | connectn-env steps/s | pettingzoo steps/s | ratio |" in out
@@ -35,6 +24,6 @@ def test_quick_benchmark_prints_the_table(tmp_path: Path) -> None:
 
 
 def test_benchmark_rejects_zero_runs(tmp_path: Path) -> None:
-    result = run_benchmark("--runs", "0", cwd=tmp_path)
+    result = run_benchmark(SCRIPT, "--runs", "0", cwd=tmp_path)
     assert result.returncode == 2
     assert "--runs and --steps must be at least 1, got 0" in result.stderr
