@@ -33,6 +33,9 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from connectn_env.games.lib.header import H_PLAYER, HEADER
+from connectn_env.games.lib.lines import EMPTY
+
 __all__ = [
     "PLAYER_KEY",
     "Heuristics",
@@ -76,6 +79,24 @@ def cell_key(cell, stone):
 
 
 PLAYER_KEY = np.uint64(0x5BD1E9955BD1E995)  # xor-ed into a key when player_1 is to move
+
+
+@njit(cache=True)
+def padded_board_key(rows, cols, state):
+    """Zobrist key of the stones and the player to move of a state whose board is the padded
+    layout after the header (rows of ``cols + 1`` cells below a padding row, as
+    :mod:`~connectn_env.games.lib.placement` and Hex keep it)."""
+    width = cols + 1
+    value = np.uint64(0)
+    for r in range(rows):
+        base = HEADER + (r + 1) * width + 1
+        for c in range(cols):
+            stone = state[base + c]
+            if stone != EMPTY:
+                value ^= cell_key(r * cols + c, stone)
+    if state[H_PLAYER] == 1:
+        value ^= PLAYER_KEY
+    return value
 
 
 @intrinsic

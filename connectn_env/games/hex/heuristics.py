@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from connectn_env.games.contract import compiled_kernel
-from connectn_env.games.heuristics import PLAYER_KEY, Heuristics, cell_key
+from connectn_env.games.heuristics import Heuristics, padded_board_key
 from connectn_env.games.hex.kernels import P_COLS, P_ROWS, neighbour_steps, padded_size_of
 from connectn_env.games.lib.header import H_PLAYER, HEADER
 from connectn_env.games.lib.lines import EMPTY
@@ -21,19 +21,7 @@ from connectn_env.games.lib.lines import EMPTY
 @compiled_kernel
 def key(params, state):
     """Heuristics kernel: Zobrist key of the stones and the player to move."""
-    rows = params[P_ROWS]
-    cols = params[P_COLS]
-    width = cols + 1
-    value = np.uint64(0)
-    for r in range(rows):
-        base = HEADER + (r + 1) * width + 1
-        for c in range(cols):
-            stone = state[base + c]
-            if stone != EMPTY:
-                value ^= cell_key(r * cols + c, stone)
-    if state[H_PLAYER] == 1:
-        value ^= PLAYER_KEY
-    return value
+    return padded_board_key(params[P_ROWS], params[P_COLS], state)
 
 
 @njit(cache=True)

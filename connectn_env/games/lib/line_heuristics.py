@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from connectn_env.games.contract import compiled_kernel
-from connectn_env.games.heuristics import PLAYER_KEY, Heuristics, cell_key
+from connectn_env.games.heuristics import Heuristics, padded_board_key
 from connectn_env.games.lib.header import H_PLAYER, HEADER
 from connectn_env.games.lib.lines import EMPTY
 from connectn_env.games.lib.placement import P_COLS, P_N, P_ROWS
@@ -40,19 +40,7 @@ def open_line_value(own_total, other_total):
 @compiled_kernel
 def key(params, state):
     """Heuristics kernel: Zobrist key of the stones and the player to move."""
-    rows = params[P_ROWS]
-    cols = params[P_COLS]
-    width = cols + 1
-    value = np.uint64(0)
-    for r in range(rows):
-        base = HEADER + (r + 1) * width + 1
-        for c in range(cols):
-            stone = state[base + c]
-            if stone != EMPTY:
-                value ^= cell_key(r * cols + c, stone)
-    if state[H_PLAYER] == 1:
-        value ^= PLAYER_KEY
-    return value
+    return padded_board_key(params[P_ROWS], params[P_COLS], state)
 
 
 @compiled_kernel
