@@ -430,10 +430,7 @@ class _Trainer:
             key=lambda e: (elo.get(e["label"], -math.inf), e["step"]),
         )
         shutil.copyfile(self.run_dir.path / best["path"], self.run_dir.best)
-        parts = [
-            f"mcts {mcts_budget(r.b)} {r.score:.2f}" if mcts_budget(r.b) else f"{r.b} {r.score:.2f}"
-            for r in results
-        ]
+        parts = [f"{_short_label(r.b)} {r.score:.2f}" for r in results]
         self.last_eval = f"{entry['label']}: " + ", ".join(parts)
         self._plot()
 
@@ -442,7 +439,7 @@ class _Trainer:
 
         state = self.state
         budgets = sorted(
-            {mcts_budget(p["b"]) for p in state["pairings"] if mcts_budget(p["b"]) is not None}
+            {budget for p in state["pairings"] if (budget := mcts_budget(p["b"])) is not None}
         )
         labels = [mcts_label(b) for b in budgets] + [e["label"] for e in state["evaluated"]]
         pairings = [
@@ -623,3 +620,9 @@ def _clock(seconds: float) -> str:
     minutes, secs = divmod(int(seconds), 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def _short_label(label: str) -> str:
+    """``"mcts 1000"`` for a pure UCT opponent's label, any other label as it is."""
+    budget = mcts_budget(label)
+    return label if budget is None else f"mcts {budget}"
