@@ -1,9 +1,11 @@
 """Monte Carlo tree search with play-outs: UCT or UCB1-tuned, MCTS-Solver, RAVE and PoolRAVE,
-decisive moves, last-good-reply and local play-outs, each an option of the one compiled loop."""
+decisive moves, last-good-reply and local play-outs, each an option of the one compiled loop;
+and the game's exact solver proving root moves first (``exact``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+import time
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -13,12 +15,17 @@ from agents.generic import EnvPosition, generic_simulations
 from agents.loop import SearchConfig, run_simulations
 from agents.rollout import expansion_flags, new_policy_data, policy_rollout
 from agents.search import DEFAULT_MAX_NODES, DEFAULT_SIMULATIONS, SearchAgent
-from connectn_env.games import BoardGame, GameState
+from connectn_env.games import BoardGame, ExactSolver, GameState
 from connectn_env.games.validation import require_bool, require_choice, require_int, require_number
 
 SELECTIONS = ("ucb1", "ucb1-tuned")
 PRESETS = ("default", "uct")
+EXACT_TIME_SHARE = 0.5  # of a time limit, at most, for the exact solver
+EXACT_NODES_PER_SIMULATION = 8  # solver nodes per simulation of a simulation budget
+_EXACT_FIRST_NODES = 20_000  # first node budget under a time limit (then doubled)
+_EXACT_SLICE_SECONDS = 0.05  # longest solver call when a progress callback may stop the search
 _NO_DATA = np.zeros(0, dtype=np.int64)
+_PROOF_STATUS = {1: search_tree.WIN, 0: search_tree.DRAW, -1: search_tree.LOSS}
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,7 @@ class SearchOptions:
     decisive: bool = False
     lgr: bool = False
     local: bool = False
+    exact: bool = False
 
     @property
     def policy(self) -> bool:
@@ -46,6 +54,7 @@ class SearchOptions:
 
 OPTION_NAMES = tuple(f.name for f in fields(SearchOptions))
 ROLLOUT_OPTIONS = ("decisive", "lgr", "pool_rave", "local")  # need the compiled tactics
+COMPILED_GAME_OPTIONS = (*ROLLOUT_OPTIONS, "exact")  # need one of this suite's games
 
 
 def check_option(name: str, value: Any) -> Any:
@@ -62,7 +71,7 @@ def check_option(name: str, value: Any) -> Any:
         return require_number("rave_equivalence", value, 0.0, strict_low=True)
     if name == "pool_rave":
         return require_int("pool_rave", value, 0)
-    if name in ("rave", "decisive", "lgr", "local"):
+    if name in ("rave", "decisive", "lgr", "local", "exact"):
         return require_bool(name, value)
     raise TypeError(f"unknown search option {name!r}; the options are {', '.join(OPTION_NAMES)}")
 
@@ -110,6 +119,15 @@ class MCTSAgent(SearchAgent):
         lgr: Play-outs play the last good reply to the previous move (LGRF-1).
         local: Play-outs and new tree nodes only consider cells near the stones (games whose
             moves are cells: Gomoku, tic-tac-toe; not Connect Four or Hex).
+        exact: Before the simulations, the game's exact solver (``game.exact_solver()``:
+            Connect Four and other four-in-a-row gravity boards of at most 64 bits) proves
+            what it can of the root's moves into the tree (MCTS-Solver then plays a proven
+            win with the shortest line and avoids proven losses; a fully proven root ends the
+            search). Its budget: at most half of ``time_limit`` (node budgets doubling while
+            time is left), and ``EXACT_NODES_PER_SIMULATION`` (8) nodes per simulation of
+            ``simulations``, about the time of half as many simulations again. The
+            simulations then get what is left of the time. As a game default it applies only
+            where the game has a solver.
         preset: ``"default"`` (the game's recommended options) or ``"uct"`` (plain UCT) for
             the options left unset.
         reuse_tree: Keep the subtree of the moves played since the last search.
@@ -141,6 +159,7 @@ class MCTSAgent(SearchAgent):
         decisive: bool | None = None,
         lgr: bool | None = None,
         local: bool | None = None,
+        exact: bool | None = None,
         preset: str = "default",
         reuse_tree: bool = True,
         max_nodes: int = DEFAULT_MAX_NODES,
@@ -158,6 +177,7 @@ class MCTSAgent(SearchAgent):
             "decisive": decisive,
             "lgr": lgr,
             "local": local,
+            "exact": exact,
         }
         options = check_options({k: v for k, v in given.items() if v is not None}, "MCTSAgent")
         preset = require_choice("preset", preset, PRESETS)
@@ -175,11 +195,12 @@ class MCTSAgent(SearchAgent):
             seed=seed,
         )
         if self.backend == "generic":
-            _refuse_rollout_options(options, "backend='generic'")
+            _refuse_compiled_game_options(options, "backend='generic'")
         self.options = options
         self.preset = preset
         self._active = SearchOptions(**options) if preset == "uct" else None
         self._setups: dict[Any, tuple[SearchConfig, Any, Any]] = {}
+        self._exact_solvers: dict[BoardGame, ExactSolver | None] = {}
 
     # --- options --------------------------------------------------------------------------
 
@@ -197,7 +218,7 @@ class MCTSAgent(SearchAgent):
                 f"{type(game).__name__}"
             )
         if game is None:
-            _refuse_rollout_options(self.options, "an env that is not this suite's")
+            _refuse_compiled_game_options(self.options, "an env that is not this suite's")
             return SearchOptions(**self.options)
         defaults = {} if self.preset == "uct" else type(game).search_defaults
         resolved = SearchOptions(**{**defaults, **self.options})
@@ -211,11 +232,26 @@ class MCTSAgent(SearchAgent):
                 f"MCTSAgent: local=True needs moves that are cells with neighbours; the moves "
                 f"of {game!r} are not (local play-outs are for Gomoku and other m,n,k-games)"
             )
+        if resolved.exact and self._exact_solver(game) is None:
+            if self.options.get("exact"):
+                raise ValueError(
+                    f"MCTSAgent: exact=True needs a game with an exact solver; {game!r} has "
+                    "none (four in a row with gravity on at most 64 bits, such as Connect Four, "
+                    "has one)"
+                )
+            resolved = replace(resolved, exact=False)  # a game default: where it applies
         return resolved
+
+    def _exact_solver(self, game: BoardGame) -> ExactSolver | None:
+        """This agent's solver of ``game`` (made once; its tables last between searches)."""
+        if game not in self._exact_solvers:
+            self._exact_solvers[game] = game.exact_solver()
+        return self._exact_solvers[game]
 
     def compiled_setup(self, game: BoardGame) -> tuple[SearchConfig, Any, Any]:
         """``(config, evaluator, data)`` of the compiled loop on ``game`` (for compiled callers
-        such as the vector env's opponent; the data keeps the LGR replies between searches)."""
+        such as the vector env's opponent; the data keeps the LGR replies between searches).
+        The ``exact`` option is not part of it: it runs before the loop, in :meth:`search`."""
         setup = self._setups.get(game)
         if setup is None:
             options = self.options_for(game)
@@ -252,6 +288,50 @@ class MCTSAgent(SearchAgent):
         else:
             self._active = self.options_for(state.game)
             self.compiled_setup(state.game)
+
+    def _prove_root(self, root: GameState, step: Any, on_chunk: Any) -> tuple[int, bool]:
+        """With ``exact``: expand the root (one simulation), then let the game's solver prove
+        its moves into the tree within the budget (see the class docstring). With a progress
+        callback the solver runs in slices of about ``_EXACT_SLICE_SECONDS`` (its table keeps
+        what each slice finished) so that a stop request is heard."""
+        if self._active is None or not self._active.exact:
+            return 0, False
+        start = time.perf_counter()
+        solver = self._exact_solver(root.game)
+        ints = self._trees[0][0]
+        done = step(1) if ints[search_tree.I_COUNT, 0] == 0 else 0
+        first = int(ints[search_tree.I_FIRST, 0])
+        pending = {
+            int(ints[search_tree.I_ACTION, child]): child
+            for child in range(first, first + int(ints[search_tree.I_COUNT, 0]))
+            if ints[search_tree.I_SOLVED, child] == search_tree.UNSOLVED
+        }
+        if solver is None or ints[search_tree.I_SOLVED, 0] != search_tree.UNSOLVED:
+            return done, False
+        cap = None if self.simulations is None else self.simulations * EXACT_NODES_PER_SIMULATION
+        share = None if self.time_limit is None else self.time_limit * EXACT_TIME_SHARE
+        nodes = _EXACT_FIRST_NODES if share is not None or on_chunk is not None else cap
+        used = 0
+        while pending:
+            ask = nodes if cap is None else min(nodes, cap - used)
+            called = time.perf_counter()
+            solved, spent = solver.solve_moves(root, list(pending), ask)
+            used += spent
+            for action, (result, plies) in solved.items():
+                search_tree.mark_proven(ints, pending.pop(action), _PROOF_STATUS[result], plies)
+            now = time.perf_counter()
+            if on_chunk is not None and on_chunk(done, now - start) is True:
+                return done, True
+            if (cap is not None and used >= cap) or (share is not None and now - start >= share):
+                break
+            rate = spent / max(now - called, 1e-6)
+            nodes = 2 * nodes
+            if share is not None:
+                nodes = min(nodes, int(rate * (share - (now - start))))
+            if on_chunk is not None:
+                nodes = min(nodes, int(rate * _EXACT_SLICE_SECONDS))
+            nodes = max(1, nodes)
+        return done, False
 
     # --- simulations ----------------------------------------------------------------------
 
@@ -311,16 +391,20 @@ for _name in OPTION_NAMES:
     setattr(MCTSAgent, _name, _option_property(_name))
 
 
-def _refuse_rollout_options(options: dict[str, Any], where: str) -> None:
-    """ValueError if a play-out option is on: they need the compiled tactics of this suite's
-    games."""
-    for name in ROLLOUT_OPTIONS:
+def _refuse_compiled_game_options(options: dict[str, Any], where: str) -> None:
+    """ValueError if a play-out option or ``exact`` is on: they need this suite's games (their
+    compiled tactics, their exact solver)."""
+    for name in COMPILED_GAME_OPTIONS:
         value = options.get(name)
         if value:
+            need = (
+                "the exact solver needs one of this suite's games on the compiled path"
+                if name == "exact"
+                else "play-out policies need the compiled tactics of this suite's games (the "
+                "generic path plays uniformly random play-outs)"
+            )
             raise ValueError(
-                f"MCTSAgent: {name}={value!r} cannot run on {where}: play-out policies need "
-                "the compiled tactics of this suite's games (the generic path plays uniformly "
-                "random play-outs); leave it unset or off"
+                f"MCTSAgent: {name}={value!r} cannot run on {where}: {need}; leave it unset or off"
             )
 
 

@@ -210,6 +210,18 @@ class SearchAgent:
     def _prepare_root(self, root: GameState | EnvPosition, rng: np.ndarray, key: Any) -> None:
         """Called once per search, before the first simulation (PUCT adds root noise)."""
 
+    def _prove_root(
+        self,
+        root: GameState,
+        step: Callable[[int], int],
+        on_chunk: Callable[[int, float], Any] | None,
+    ) -> tuple[int, bool]:
+        """Called once per search of this suite's games, before the budgeted simulations: may
+        prove root moves (and run simulations through ``step``), calling ``on_chunk(done,
+        elapsed)`` now and then. Returns the simulations run and whether ``on_chunk`` asked to
+        stop. The time it takes comes out of ``time_limit``."""
+        return 0, False
+
     def _choose(self) -> int:
         """The root child (tree index) to play."""
         ints, floats, _ = self._trees[0]
@@ -292,8 +304,18 @@ class SearchAgent:
             def on_chunk(done: int, elapsed: float) -> Any:
                 return progress(done, elapsed, self._root_value())
 
-        done, _ = run_budget(budget_step, self.simulations, self.time_limit, on_chunk)
-        result = self._result(mask, done, time.perf_counter() - start)
+        simulations, time_limit = self.simulations, self.time_limit
+        proving, stopped = 0, False
+        if isinstance(root, GameState):
+            proving, stopped = self._prove_root(root, budget_step, on_chunk)
+            if simulations is not None:
+                simulations -= proving
+            if time_limit is not None:
+                time_limit -= time.perf_counter() - start
+        done = 0
+        if not stopped:
+            done, _ = run_budget(budget_step, simulations, time_limit, on_chunk)
+        result = self._result(mask, proving + done, time.perf_counter() - start)
         if self.reuse_tree:
             self._root_key = key
         return result

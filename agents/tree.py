@@ -309,8 +309,15 @@ def mark_terminal(ints, node, r0):
     the proven lines) to its ancestors."""
     mover = mover_of(ints, node)
     value = r0 if mover == 0 else -r0
-    ints[I_SOLVED, node] = WIN if value > 0 else (LOSS if value < 0 else DRAW)
-    ints[I_PROOF, node] = 0
+    mark_proven(ints, node, WIN if value > 0 else (LOSS if value < 0 else DRAW), 0)
+
+
+@njit(cache=True)
+def mark_proven(ints, node, status, plies):
+    """Record that ``node`` is proven (``status`` for its mover, ``plies`` to the end of the
+    proven line) and propagate proofs to its ancestors."""
+    ints[I_SOLVED, node] = status
+    ints[I_PROOF, node] = plies
     node = ints[I_PARENT, node]
     while node >= 0:
         status, plies = _status_of_children(ints, node)

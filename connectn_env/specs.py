@@ -4,7 +4,7 @@ Grammar::
 
     random[:seed=S]
     mcts[:key=value,...]       keys: simulations, time, c, selection, rave, rave_k, pool_rave,
-                               decisive, lgr, local, preset, reuse, max_nodes, seed
+                               decisive, lgr, local, exact, preset, reuse, max_nodes, seed
     puct[:key=value,...]       keys: simulations, time, c, temperature, noise, alpha, reuse,
                                max_nodes, seed
     ab[:key=value,...]         alpha-beta; keys: depth, time, nodes, table_bits, seed
@@ -74,6 +74,7 @@ _KEYS: dict[str, dict[str, _Key]] = {
         "decisive": _Key("decisive", bool),
         "lgr": _Key("lgr", bool),
         "local": _Key("local", bool),
+        "exact": _Key("exact", bool),
         "preset": _Key("preset", str, choices=("default", "uct")),
         "reuse": _Key("reuse_tree", bool),
         "max_nodes": _Key("max_nodes", int, 2),  # and what the machine can hold

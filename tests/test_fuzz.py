@@ -213,6 +213,7 @@ CONSTRUCTORS: dict[str, tuple[Callable[[Any], Any], Callable[[Any], bool]]] = {
     "MCTSAgent(decisive)": (lambda v: agents.MCTSAgent(decisive=v), optional(is_bool)),
     "MCTSAgent(lgr)": (lambda v: agents.MCTSAgent(lgr=v), optional(is_bool)),
     "MCTSAgent(local)": (lambda v: agents.MCTSAgent(local=v), optional(is_bool)),
+    "MCTSAgent(exact)": (lambda v: agents.MCTSAgent(exact=v), optional(is_bool)),
     "MCTSAgent(preset)": (lambda v: agents.MCTSAgent(preset=v), one_of("default", "uct")),
     "MCTSAgent(reuse_tree)": (lambda v: agents.MCTSAgent(reuse_tree=v), is_bool),
     "MCTSAgent(max_nodes) below the memory bound": (

@@ -11,7 +11,7 @@ from connectn_env.games import connect_n, gomoku, hex, othello
 from connectn_env.games.connect_n import ConnectNGame, connect_four, tictactoe
 from connectn_env.games.contract import NO_ACTION, TERMINAL_PLAYER, GameKernels, Outcome, Status
 from connectn_env.games.coords import cell_name, column_label, parse_cell_name
-from connectn_env.games.game import MAX_SIDE, BoardGame, Symmetry
+from connectn_env.games.game import MAX_SIDE, BoardGame, ExactSolver, Symmetry
 from connectn_env.games.gomoku import RULES as GOMOKU_RULES
 from connectn_env.games.gomoku import GomokuGame
 from connectn_env.games.hex import HexGame
@@ -39,6 +39,7 @@ __all__ = [
     "TERMINAL_PLAYER",
     "BoardGame",
     "ConnectNGame",
+    "ExactSolver",
     "GameEntry",
     "GameKernels",
     "GameRegistry",

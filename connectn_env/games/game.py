@@ -13,8 +13,9 @@ the tests) reads the class.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
@@ -55,6 +56,24 @@ class Symmetry:
         out = np.empty_like(policy)
         out[self.actions] = policy
         return out
+
+
+class ExactSolver(Protocol):
+    """Proves positions of a game exactly (the search agents' ``exact`` option)."""
+
+    def solve_moves(
+        self, state: GameState, actions: Sequence[int], nodes: int
+    ) -> tuple[dict[int, tuple[int, int]], int]:
+        """Solve ``actions`` of ``state`` (legal, game not over) in this order, as far as a
+        budget of ``nodes`` search nodes goes.
+
+        Returns:
+            ``({action: (result, plies)}, nodes used)`` for the actions solved: ``result`` is
+            1, 0 or -1 for the player to move if they play the action (perfect play after
+            it), ``plies`` the moves after it to the end of the game in the proven line (the
+            fastest win, the slowest loss; 0 if the action ends the game).
+        """
+        ...
 
 
 class BoardGame:
@@ -196,6 +215,11 @@ class BoardGame:
         """``(name, parameters)`` of the same game in OpenSpiel, with the same actions, or None."""
         return None
 
+    def exact_solver(self) -> ExactSolver | None:
+        """A new exact solver of this game's positions (with its own tables), or None if the
+        game has none (the default)."""
+        return None
+
     # --- common API ----------------------------------------------------------------
 
     @property
@@ -313,4 +337,4 @@ def _symmetry(name: str, cells: np.ndarray, num_actions: int) -> Symmetry:
     return Symmetry(name, cells.astype(np.int64), actions.astype(np.int64))
 
 
-__all__ = ["MAX_SIDE", "BoardGame", "Symmetry", "dihedral_symmetries"]
+__all__ = ["MAX_SIDE", "BoardGame", "ExactSolver", "Symmetry", "dihedral_symmetries"]

@@ -7,8 +7,9 @@ from typing import Any
 import numpy as np
 
 from connectn_env.games.connect_n import bitboard, bitboard_heuristics, bitboard_tactics
+from connectn_env.games.connect_n.exact import Connect4Exact
 from connectn_env.games.contract import Status
-from connectn_env.games.game import MAX_SIDE, BoardGame, Symmetry
+from connectn_env.games.game import MAX_SIDE, BoardGame, ExactSolver, Symmetry
 from connectn_env.games.heuristics import Heuristics
 from connectn_env.games.lib import line_heuristics, placement, placement_tactics
 from connectn_env.games.lib.lines import winning_line_cells
@@ -38,7 +39,7 @@ class ConnectNGame(BoardGame):
     gym_name = "ConnectN"
     summary = "n in a row on a rows x cols board, with or without gravity"
     action_help = "gravity: column ``0 .. cols-1``; otherwise cell ``r * cols + c``"
-    search_defaults = {"decisive": True, "lgr": True}
+    search_defaults = {"decisive": True, "lgr": True, "exact": True}
     PARAMETERS = (
         Parameter("rows", int, 6, "board height", low=1, high=MAX_SIDE, test_high=8),
         Parameter("cols", int, 7, "board width", low=1, high=MAX_SIDE, test_high=9),
@@ -148,6 +149,13 @@ class ConnectNGame(BoardGame):
             Symmetry("identity", r * cols + c, columns),
             Symmetry("mirror left-right", r * cols + cols - 1 - c, cols - 1 - columns),
         )
+
+    def exact_solver(self) -> ExactSolver | None:
+        """Four in a row with gravity on a bitboard (Connect Four among them): the bitboard
+        alpha-beta solver (:mod:`~connectn_env.games.connect_n.exact`); otherwise None."""
+        if self.gravity and self.n == 4 and self.representation.kernels is bitboard.KERNELS:
+            return Connect4Exact(self.rows, self.cols)
+        return None
 
     def openspiel_reference(self) -> tuple[str, dict[str, Any]] | None:
         if self.gravity:

@@ -8,7 +8,9 @@ moves) // 2`` for a win with the next stone), a loss the opposite. The higher th
 sooner the win (or the later the loss).
 
 Mid-game positions of Connect Four (12 or more stones) take milliseconds to a second; early
-ones far longer.
+ones far longer. A search can be given a node budget (:meth:`Connect4Solver.scores_within`,
+what the search agents' ``exact`` option uses): it then proves what it can and says which
+moves it could not finish.
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ from numba import njit
 
 from connectn_env.games.connect_n.bitboard_tactics import board_masks, winning_cells
 
-TABLE_SIZE = (1 << 23) + 9  # a prime: the stored low 32 bits of a key then identify it
+TABLE_SIZE = 1 << 23  # entries of the transposition table (full keys: any size is exact)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _NO_VALUE = 0  # stored values are score - min_score + 1 > 0
+UNLIMITED = 1 << 62  # a node budget that never runs out
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # spreads every bit of a key over the table's slots
 
 
 @njit(cache=True)
@@ -55,10 +59,14 @@ def _non_losing_moves(current, mask, rows, bottom, board):
 
 
 @njit(cache=True)
-def _negamax(current, mask, moves, alpha, beta, rows, cols, bottom, board, tables):
+def _negamax(current, mask, moves, alpha, beta, rows, cols, bottom, board, tables, budget):
     """The score of the position within ``[alpha, beta]``; the player to move cannot win at
     once (checked by the caller). ``tables``: the transposition table's keys and values and
-    the move-ordering rows (one per depth)."""
+    the move-ordering rows (one per depth). ``budget[0]``: nodes left; once it is negative
+    the value is meaningless (the caller discards it) and nothing more is stored."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return alpha
     keys, values, order_moves, order_scores = tables
     cells = rows * cols
     playable = _non_losing_moves(current, mask, rows, bottom, board)
@@ -73,8 +81,8 @@ def _negamax(current, mask, moves, alpha, beta, rows, cols, bottom, board, table
             return alpha
     high = (cells - 1 - moves) // 2
     key = current + mask
-    slot = np.int64(key % np.uint64(keys.shape[0]))
-    if keys[slot] == np.uint32(key & np.uint64(0xFFFFFFFF)) and values[slot] != _NO_VALUE:
+    slot = np.int64(((key * _MIX) >> np.uint64(32)) % np.uint64(keys.shape[0]))
+    if keys[slot] == key and values[slot] != _NO_VALUE:
         high = values[slot] + (-(cells // 2) + 3) - 1
     if beta > high:
         beta = high
@@ -105,20 +113,32 @@ def _negamax(current, mask, moves, alpha, beta, rows, cols, bottom, board, table
         child_current = current ^ mask
         child_mask = mask | move
         score = -_negamax(
-            child_current, child_mask, moves + 1, -beta, -alpha, rows, cols, bottom, board, tables
+            child_current,
+            child_mask,
+            moves + 1,
+            -beta,
+            -alpha,
+            rows,
+            cols,
+            bottom,
+            board,
+            tables,
+            budget,
         )
         if score >= beta:
             return score
         if score > alpha:
             alpha = score
-    keys[slot] = np.uint32(key & np.uint64(0xFFFFFFFF))
-    values[slot] = alpha - (-(cells // 2) + 3) + 1
+    if budget[0] >= 0:
+        keys[slot] = key
+        values[slot] = alpha - (-(cells // 2) + 3) + 1
     return alpha
 
 
 @njit(cache=True)
-def _solve(current, mask, moves, rows, cols, tables):
-    """The exact score of the position (Pons' convention)."""
+def _solve(current, mask, moves, rows, cols, tables, budget):
+    """The exact score of the position (Pons' convention); meaningless if ``budget[0]`` ends
+    negative (out of nodes)."""
     bottom, board = board_masks(rows, cols)
     cells = rows * cols
     possible = (mask + bottom) & board
@@ -133,8 +153,10 @@ def _solve(current, mask, moves, rows, cols, tables):
         elif middle >= 0 and high // 2 > middle:
             middle = high // 2
         result = _negamax(
-            current, mask, moves, middle, middle + 1, rows, cols, bottom, board, tables
+            current, mask, moves, middle, middle + 1, rows, cols, bottom, board, tables, budget
         )
+        if budget[0] < 0:
+            return 0
         if result <= middle:
             high = result
         else:
@@ -145,24 +167,28 @@ def _solve(current, mask, moves, rows, cols, tables):
 class Connect4Solver:
     """Exact scores of Connect Four positions (four in a row, gravity; 6 x 7 by default).
 
-    The transposition table (about 40 MB) is kept between calls, so related positions (the
-    children of one position) are solved faster together.
+    The transposition table is kept between calls, so related positions (the children of one
+    position, the next move of the same game) are solved faster together.
 
     Args:
         rows: Board height.
         cols: Board width; ``(rows + 1) * cols`` must be at most 64.
+        table_size: Entries of the transposition table (9 bytes each; the default 2**23 is
+            about 75 MB, touched as it fills).
     """
 
-    def __init__(self, rows: int = 6, cols: int = 7) -> None:
+    def __init__(self, rows: int = 6, cols: int = 7, table_size: int = TABLE_SIZE) -> None:
         if not (isinstance(rows, int) and isinstance(cols, int)) or rows < 1 or cols < 1:
             raise ValueError(f"rows and cols must be positive ints, got {rows!r} x {cols!r}")
         if (rows + 1) * cols > 64:
             raise ValueError(f"a {rows} x {cols} board does not fit 64 bits: (rows + 1) * cols")
+        if isinstance(table_size, bool) or not isinstance(table_size, int) or table_size < 1:
+            raise ValueError(f"table_size must be an int >= 1, got {table_size!r}")
         self.rows = rows
         self.cols = cols
         self._tables = (
-            np.zeros(TABLE_SIZE, dtype=np.uint32),
-            np.zeros(TABLE_SIZE, dtype=np.int8),
+            np.zeros(table_size, dtype=np.uint64),
+            np.zeros(table_size, dtype=np.int8),
             np.zeros((rows * cols + 1, cols), dtype=np.uint64),
             np.zeros((rows * cols + 1, cols), dtype=np.int64),
         )
@@ -194,24 +220,56 @@ class Connect4Solver:
         current, mask, count = self._position(moves)
         if count == self.rows * self.cols:
             raise ValueError("the board is full")
-        return int(_solve(current, mask, count, self.rows, self.cols, self._tables))
+        budget = np.array([UNLIMITED], dtype=np.int64)
+        return int(_solve(current, mask, count, self.rows, self.cols, self._tables, budget))
 
     def move_scores(self, moves: Sequence[int]) -> dict[int, int]:
         """``{column: score for the player to move if they play there}`` for every legal
         column (a win at once scores ``(rows * cols + 1 - len(moves)) // 2``)."""
-        self._position(moves)  # validates
-        scores = {}
-        for column in range(self.cols):
-            if sum(1 for m in moves if int(m) == column) == self.rows:
-                continue
-            after = [*moves, column]
-            if _wins(after, self.rows, self.cols):
-                scores[column] = (self.rows * self.cols + 1 - len(moves)) // 2
-            elif len(after) == self.rows * self.cols:
-                scores[column] = 0
-            else:
-                scores[column] = -self.solve(after)
+        current, mask, count = self._position(moves)
+        columns = [c for c in range(self.cols) if sum(1 for m in moves if int(m) == c) < self.rows]
+        scores, _ = self.scores_within(int(current), int(mask), count, columns, UNLIMITED)
         return scores
+
+    def scores_within(
+        self, current: int, mask: int, moves: int, columns: Sequence[int], nodes: int
+    ) -> tuple[dict[int, int], int]:
+        """Scores of the given moves of a position, as far as ``nodes`` search nodes go.
+
+        Args:
+            current: The bitboard of the player to move (bit ``c * (rows + 1) + h`` is the
+                stone at height ``h`` of column ``c``).
+            mask: The bitboard of every stone.
+            moves: Stones on the board.
+            columns: The columns to score, in this order (each must have room).
+            nodes: The node budget shared by all of them.
+
+        Returns:
+            ``({column: score for the player to move if they play there}`` for the columns
+            solved before the budget ran out, nodes used).
+        """
+        rows, cols = self.rows, self.cols
+        bottom, board = board_masks(rows, cols)
+        current, mask = np.uint64(current), np.uint64(mask)
+        win_now = _winning(current, mask, rows, board) & ((mask + bottom) & board)
+        column_bits = (1 << rows) - 1
+        budget = np.array([nodes], dtype=np.int64)
+        scores: dict[int, int] = {}
+        for column in columns:
+            move = np.uint64((int(mask) + int(bottom)) & (column_bits << (column * (rows + 1))))
+            if move == _ZERO:
+                raise ValueError(f"column {column} is full")
+            if win_now & move != _ZERO:
+                scores[column] = (rows * cols + 1 - moves) // 2
+                continue
+            if moves + 1 == rows * cols:
+                scores[column] = 0
+                continue
+            child = _solve(current ^ mask, mask | move, moves + 1, rows, cols, self._tables, budget)
+            if budget[0] < 0:
+                break
+            scores[column] = -int(child)
+        return scores, int(nodes - max(int(budget[0]), 0))
 
 
 def _has_four(bits: int, height: int) -> bool:

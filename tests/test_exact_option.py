@@ -1,0 +1,170 @@
+"""The search agents' ``exact`` option: the game's exact solver proves root moves into the
+tree. Move results and proven line lengths against a brute force on a small board, the agent
+against the perfect solver on Connect Four positions, where the option applies, bad input."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agents import MCTSAgent
+from connectn_env import connect_n_v0, gomoku_v0
+from connectn_env.games import ConnectNGame
+from connectn_env.games.connect_n.solver import UNLIMITED, Connect4Solver, parse_columns
+from connectn_env.specs import parse_agent_spec
+
+ROWS, COLS = 4, 5
+
+
+def _wins(columns: tuple[str, ...], col: int) -> bool:
+    """Whether the stone on top of ``col`` makes four in a row."""
+    row, stone = len(columns[col]) - 1, columns[col][-1]
+
+    def at(r: int, c: int) -> str:
+        return columns[c][r] if 0 <= c < COLS and 0 <= r < len(columns[c]) else ""
+
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            r, c = row + sign * dr, col + sign * dc
+            while at(r, c) == stone:
+                run, r, c = run + 1, r + sign * dr, c + sign * dc
+        if run >= 4:
+            return True
+    return False
+
+
+def _better(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether (result, plies) ``a`` is better than ``b`` for the player to move: a higher
+    result, then the faster win or the slower loss."""
+    if a[0] != b[0]:
+        return a[0] > b[0]
+    return a[1] < b[1] if a[0] > 0 else a[1] > b[1]
+
+
+@cache
+def brute_moves(columns: tuple[str, ...]) -> dict[int, tuple[int, int]]:
+    """``{column: (result, plies after it to the end)}`` in perfect play (fastest win, slowest
+    loss), by brute force over every continuation."""
+    plies = sum(map(len, columns))
+    mover = "xo"[plies % 2]
+    results = {}
+    for col in range(COLS):
+        if len(columns[col]) == ROWS:
+            continue
+        after = (*columns[:col], columns[col] + mover, *columns[col + 1 :])
+        if _wins(after, col):
+            results[col] = (1, 0)
+        elif plies + 1 == ROWS * COLS:
+            results[col] = (0, 0)
+        else:
+            best = None
+            for reply in brute_moves(after).values():
+                if best is None or _better(reply, best):
+                    best = reply
+            results[col] = (-best[0], best[1] + 1)
+    return results
+
+
+def _random_state(game: ConnectNGame, seed: int, plies: int):
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(8, 16))
+def test_move_results_and_line_lengths_agree_with_brute_force(seed, plies):
+    game = ConnectNGame(rows=ROWS, cols=COLS, n=4)
+    state = _random_state(game, seed, plies)
+    if state.is_terminal():
+        return
+    columns = [""] * COLS
+    for ply, move in enumerate(state.history()):
+        columns[move] += "xo"[ply % 2]
+    legal = [int(a) for a in state.legal_actions()]
+    results, _ = game.exact_solver().solve_moves(state, legal, UNLIMITED)
+    assert results == brute_moves(tuple(columns))
+
+
+def test_a_small_node_budget_proves_part_or_nothing_and_says_so():
+    game = ConnectNGame()
+    state = game.new_initial_state()
+    for move in parse_columns("4453"):
+        state.apply_action(move)
+    results, used = game.exact_solver().solve_moves(state, list(range(7)), 1000)
+    assert used == 1000
+    assert len(results) < 7  # an early position: far beyond 1,000 nodes
+
+
+def _env_after(moves: list[int]):
+    env = connect_n_v0.env()
+    env.reset()
+    for move in moves:
+        env.step(move)
+    return env
+
+
+@pytest.mark.parametrize("moves", ["427631264721", "335662333565", "157564142155"])
+def test_the_agent_plays_a_best_move_of_a_solvable_position(moves):
+    columns = parse_columns(moves)
+    scores = Connect4Solver().move_scores(columns)
+    best = max(scores.values())
+    env = _env_after(columns)
+    result = MCTSAgent(exact=True, simulations=200_000, seed=0).search(env)
+    assert scores[result.action] == best
+    assert result.proven == ("win" if best > 0 else "loss" if best < 0 else "draw")
+    for action, proven in result.proven_moves.items():
+        assert proven == ("win" if scores[action] > 0 else "loss" if scores[action] < 0 else "draw")
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(14, 30))
+def test_proven_moves_agree_with_the_perfect_solver(seed, plies):
+    state = _random_state(ConnectNGame(), seed, plies)
+    if state.is_terminal():
+        return
+    moves = [int(a) for a in state.history()]
+    scores = Connect4Solver().move_scores(moves)
+    result = MCTSAgent(exact=True, simulations=20_000, seed=seed).search(_env_after(moves))
+    for action, proven in result.proven_moves.items():
+        assert proven == ("win" if scores[action] > 0 else "loss" if scores[action] < 0 else "draw")
+    if result.proven is not None:
+        assert scores[result.action] == max(scores.values())
+
+
+def test_a_time_limit_shares_the_time_and_finds_the_win():
+    columns = parse_columns("427631264721")
+    result = MCTSAgent(exact=True, time_limit=2.0, seed=0).search(_env_after(columns))
+    assert result.proven == "win"
+    assert result.elapsed < 2.5
+
+
+def test_connect_fours_defaults_use_the_solver_and_other_games_do_without():
+    agent = MCTSAgent()
+    assert agent.options_for(ConnectNGame()).exact is True
+    assert agent.options_for(ConnectNGame(rows=3, cols=3, n=3, gravity=False)).exact is False
+    assert agent.options_for(ConnectNGame(n=5)).exact is False
+    assert MCTSAgent(preset="uct").options_for(ConnectNGame()).exact is False
+    assert parse_agent_spec("mcts:exact=false,simulations=10").build(0).exact is False
+
+
+def test_bad_exact_options_are_refused_and_change_nothing():
+    with pytest.raises(TypeError, match="exact"):
+        MCTSAgent(exact="yes")
+    with pytest.raises(ValueError, match="exact=True cannot run on backend='generic'"):
+        MCTSAgent(exact=True, backend="generic")
+    env = gomoku_v0.env(size=9)
+    env.reset()
+    before = env.unwrapped.game_state.clone()
+    with pytest.raises(ValueError, match="exact=True needs a game with an exact solver"):
+        MCTSAgent(exact=True, simulations=10).search(env)
+    assert env.unwrapped.game_state == before
