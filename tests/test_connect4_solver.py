@@ -121,10 +121,30 @@ def test_bad_positions_are_refused(solver, moves, message):
         solver.solve(moves)
 
 
+@pytest.mark.parametrize("table_size", [1, 1000, 1 << 16])
+def test_any_table_size_gives_exact_scores(table_size):
+    small = Connect4Solver(table_size=table_size)  # full keys: collisions only cost time
+    for moves, score in KNOWN[:2]:
+        assert small.solve(parse_columns(moves)) == score
+    moves = parse_columns("2252576253462244111563365343671351441")
+    assert small.move_scores(moves) == Connect4Solver().move_scores(moves)
+
+
+def test_a_node_budget_stops_the_search_and_keeps_what_it_finished():
+    solver = Connect4Solver()
+    moves = parse_columns("427631264721")
+    current, mask, count = solver._position(moves)
+    scores, used = solver.scores_within(int(current), int(mask), count, [3, 1], 2000)
+    assert used == 2000 and scores == {}
+    assert solver.move_scores(moves) == Connect4Solver().move_scores(moves)  # nothing stale
+
+
 def test_bad_boards_are_refused():
     with pytest.raises(ValueError, match="does not fit 64 bits"):
         Connect4Solver(rows=8, cols=8)
     with pytest.raises(ValueError, match="positive ints"):
         Connect4Solver(rows=0)
+    with pytest.raises(ValueError, match="table_size must be an int >= 1, got 0"):
+        Connect4Solver(table_size=0)
     with pytest.raises(ValueError, match="digits"):
         parse_columns("4a")
