@@ -120,8 +120,9 @@ class MCTSAgent(SearchAgent):
         local: Play-outs and new tree nodes only consider cells near the stones (games whose
             moves are cells: Gomoku, tic-tac-toe; not Connect Four or Hex).
         exact: Before the simulations, the game's exact solver (``game.exact_solver()``:
-            Connect Four and other four-in-a-row gravity boards of at most 64 bits) proves
-            what it can of the root's moves into the tree (MCTS-Solver then plays a proven
+            Connect Four and other four-in-a-row gravity boards of at most 64 bits), in
+            positions it usually finishes (``reaches``: Connect Four from the 10th stone),
+            proves what it can of the root's moves into the tree (MCTS-Solver plays a proven
             win with the shortest line and avoids proven losses; a fully proven root ends the
             search). Its budget: at most half of ``time_limit`` (node budgets doubling while
             time is left), and ``EXACT_NODES_PER_SIMULATION`` (8) nodes per simulation of
@@ -298,6 +299,8 @@ class MCTSAgent(SearchAgent):
             return 0, False
         start = time.perf_counter()
         solver = self._exact_solver(root.game)
+        if solver is None or not solver.reaches(root):
+            return 0, False
         ints = self._trees[0][0]
         done = step(1) if ints[search_tree.I_COUNT, 0] == 0 else 0
         first = int(ints[search_tree.I_FIRST, 0])
@@ -306,7 +309,7 @@ class MCTSAgent(SearchAgent):
             for child in range(first, first + int(ints[search_tree.I_COUNT, 0]))
             if ints[search_tree.I_SOLVED, child] == search_tree.UNSOLVED
         }
-        if solver is None or ints[search_tree.I_SOLVED, 0] != search_tree.UNSOLVED:
+        if ints[search_tree.I_SOLVED, 0] != search_tree.UNSOLVED:
             return done, False
         cap = None if self.simulations is None else self.simulations * EXACT_NODES_PER_SIMULATION
         share = None if self.time_limit is None else self.time_limit * EXACT_TIME_SHARE

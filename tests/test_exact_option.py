@@ -168,3 +168,29 @@ def test_bad_exact_options_are_refused_and_change_nothing():
     with pytest.raises(ValueError, match="exact=True needs a game with an exact solver"):
         MCTSAgent(exact=True, simulations=10).search(env)
     assert env.unwrapped.game_state == before
+
+
+def test_the_solver_is_only_tried_where_it_usually_finishes():
+    game = ConnectNGame()
+    state = game.new_initial_state()
+    solver = game.exact_solver()
+    assert not solver.reaches(state)  # the empty board: a search's opening keeps its time
+    for move in [3, 3, 2, 4, 2, 2, 4, 4, 3, 1]:
+        state.apply_action(move)
+    assert solver.reaches(state)  # 10 stones: 32 empty cells
+    result = MCTSAgent(simulations=500, seed=0).search(_env_after([3, 3]))
+    assert result.simulations == 500 and result.proven is None
+
+
+def test_a_progress_callback_stops_the_search_while_the_solver_works():
+    env = _env_after([3, 3, 2, 4, 2, 2, 4, 4, 3, 1, 1])  # about a second to solve every move
+    calls = []
+
+    def stop(simulations, elapsed, value):
+        calls.append(simulations)
+        return True
+
+    result = MCTSAgent(time_limit=30.0, seed=0).search(env, progress=stop)
+    assert calls == [1]  # heard after the first slice of the solver, before any simulation
+    assert result.elapsed < 1.0
+    assert env.unwrapped.game_state.legal_action_mask()[result.action]

@@ -61,6 +61,11 @@ class Symmetry:
 class ExactSolver(Protocol):
     """Proves positions of a game exactly (the search agents' ``exact`` option)."""
 
+    def reaches(self, state: GameState) -> bool:
+        """Whether solving ``state`` is worth a try: the solver usually finishes such
+        positions within about a second (the search spends no time on it otherwise)."""
+        ...
+
     def solve_moves(
         self, state: GameState, actions: Sequence[int], nodes: int
     ) -> tuple[dict[int, tuple[int, int]], int]:

@@ -12,6 +12,7 @@ from connectn_env.games.lib.header import H_MOVES, H_PLAYER
 from connectn_env.games.state import GameState
 
 AGENT_TABLE_SIZE = 1 << 20  # about 9 MB per agent
+REACH_EMPTY_CELLS = 32  # tried with at most this many empty cells: Connect Four from 10 stones
 
 
 class Connect4Exact:
@@ -25,6 +26,11 @@ class Connect4Exact:
     def __init__(self, rows: int, cols: int) -> None:
         self.cells = rows * cols
         self._solver = Connect4Solver(rows, cols, table_size=AGENT_TABLE_SIZE)
+
+    def reaches(self, state: GameState) -> bool:
+        """At most :data:`REACH_EMPTY_CELLS` empty cells (earlier positions rarely finish
+        within a second: in Connect Four they cost the search's opening its time)."""
+        return self.cells - int(state.data[H_MOVES]) <= REACH_EMPTY_CELLS
 
     def solve_moves(
         self, state: GameState, actions: Sequence[int], nodes: int
