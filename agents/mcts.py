@@ -5,6 +5,7 @@ and the game's exact solver proving root moves first (``exact``)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -290,7 +291,12 @@ class MCTSAgent(SearchAgent):
             self._active = self.options_for(state.game)
             self.compiled_setup(state.game)
 
-    def _prove_root(self, root: GameState, step: Any, on_chunk: Any) -> tuple[int, bool]:
+    def _prove_root(
+        self,
+        root: GameState,
+        step: Callable[[int], int],
+        on_chunk: Callable[[int, float], Any] | None,
+    ) -> tuple[int, bool]:
         """With ``exact``: expand the root (one simulation), then let the game's solver prove
         its moves into the tree within the budget (see the class docstring). With a progress
         callback the solver runs in slices of about ``_EXACT_SLICE_SECONDS`` (its table keeps
