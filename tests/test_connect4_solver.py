@@ -8,6 +8,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+from connect4_helpers import COLS, ROWS, columns_of, dropped, wins
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -48,39 +49,17 @@ def test_move_scores_agree_with_the_position_score(solver):
     assert scores[3] == (42 + 1 - 6) // 2 == max(scores.values())
 
 
-ROWS, COLS = 4, 5
-
-
-def _wins(columns: tuple[str, ...], col: int) -> bool:
-    """Whether the stone on top of ``col`` makes four in a row."""
-    row, stone = len(columns[col]) - 1, columns[col][-1]
-
-    def at(r: int, c: int) -> str:
-        return columns[c][r] if 0 <= c < COLS and 0 <= r < len(columns[c]) else ""
-
-    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-        run = 1
-        for sign in (1, -1):
-            r, c = row + sign * dr, col + sign * dc
-            while at(r, c) == stone:
-                run, r, c = run + 1, r + sign * dr, c + sign * dc
-        if run >= 4:
-            return True
-    return False
-
-
 @cache
 def brute_score(columns: tuple[str, ...]) -> int:
     """Negamax over every continuation of a position (the stones of each column, bottom
     first), Pons' scoring, on the small board; positions are cached, not move orders."""
     plies = sum(map(len, columns))
-    mover = "xo"[plies % 2]
     best = -ROWS * COLS
     for col in range(COLS):
         if len(columns[col]) == ROWS:
             continue
-        after = (*columns[:col], columns[col] + mover, *columns[col + 1 :])
-        if _wins(after, col):
+        after = dropped(columns, col)
+        if wins(after, col):
             score = (ROWS * COLS + 1 - plies) // 2
         elif plies + 1 == ROWS * COLS:
             score = 0
@@ -102,10 +81,7 @@ def test_agrees_with_brute_force_on_a_small_board(seed, plies):
     if state.is_terminal():
         return
     moves = tuple(state.history())
-    columns = [""] * COLS
-    for ply, move in enumerate(moves):
-        columns[move] += "xo"[ply % 2]
-    assert Connect4Solver(ROWS, COLS).solve(moves) == brute_score(tuple(columns))
+    assert Connect4Solver(ROWS, COLS).solve(moves) == brute_score(columns_of(moves))
 
 
 @pytest.mark.parametrize(

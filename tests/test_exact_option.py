@@ -8,6 +8,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+from connect4_helpers import COLS, ROWS, columns_of, dropped, wins
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,26 +17,6 @@ from connectn_env import connect_n_v0, gomoku_v0
 from connectn_env.games import ConnectNGame
 from connectn_env.games.connect_n.solver import UNLIMITED, Connect4Solver, parse_columns
 from connectn_env.specs import parse_agent_spec
-
-ROWS, COLS = 4, 5
-
-
-def _wins(columns: tuple[str, ...], col: int) -> bool:
-    """Whether the stone on top of ``col`` makes four in a row."""
-    row, stone = len(columns[col]) - 1, columns[col][-1]
-
-    def at(r: int, c: int) -> str:
-        return columns[c][r] if 0 <= c < COLS and 0 <= r < len(columns[c]) else ""
-
-    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-        run = 1
-        for sign in (1, -1):
-            r, c = row + sign * dr, col + sign * dc
-            while at(r, c) == stone:
-                run, r, c = run + 1, r + sign * dr, c + sign * dc
-        if run >= 4:
-            return True
-    return False
 
 
 def _better(a: tuple[int, int], b: tuple[int, int]) -> bool:
@@ -51,13 +32,12 @@ def brute_moves(columns: tuple[str, ...]) -> dict[int, tuple[int, int]]:
     """``{column: (result, plies after it to the end)}`` in perfect play (fastest win, slowest
     loss), by brute force over every continuation."""
     plies = sum(map(len, columns))
-    mover = "xo"[plies % 2]
     results = {}
     for col in range(COLS):
         if len(columns[col]) == ROWS:
             continue
-        after = (*columns[:col], columns[col] + mover, *columns[col + 1 :])
-        if _wins(after, col):
+        after = dropped(columns, col)
+        if wins(after, col):
             results[col] = (1, 0)
         elif plies + 1 == ROWS * COLS:
             results[col] = (0, 0)
@@ -87,12 +67,9 @@ def test_move_results_and_line_lengths_agree_with_brute_force(seed, plies):
     state = _random_state(game, seed, plies)
     if state.is_terminal():
         return
-    columns = [""] * COLS
-    for ply, move in enumerate(state.history()):
-        columns[move] += "xo"[ply % 2]
     legal = [int(a) for a in state.legal_actions()]
     results, _ = game.exact_solver().solve_moves(state, legal, UNLIMITED)
-    assert results == brute_moves(tuple(columns))
+    assert results == brute_moves(columns_of(state.history()))
 
 
 def test_a_small_node_budget_proves_part_or_nothing_and_says_so():
