@@ -121,15 +121,16 @@ class MCTSAgent(SearchAgent):
         local: Play-outs and new tree nodes only consider cells near the stones (games whose
             moves are cells: Gomoku, tic-tac-toe; not Connect Four or Hex).
         exact: Before the simulations, the game's exact solver (``game.exact_solver()``:
-            Connect Four and other four-in-a-row gravity boards of at most 64 bits), in
-            positions it usually finishes (``reaches``: Connect Four from the 10th stone),
-            proves what it can of the root's moves into the tree (MCTS-Solver plays a proven
-            win with the shortest line and avoids proven losses; a fully proven root ends the
-            search). Its budget: at most half of ``time_limit`` (node budgets doubling while
-            time is left), and ``EXACT_NODES_PER_SIMULATION`` (8) nodes per simulation of
-            ``simulations``, about the time of half as many simulations again. The
-            simulations then get what is left of the time. As a game default it applies only
-            where the game has a solver.
+            Connect Four and other four-in-a-row gravity boards of at most 64 bits; Gomoku's
+            threat-space search, which proves the moves that win or lose by a sequence of
+            fours and threes), in positions it usually finishes (``reaches``: Connect Four
+            from the 10th stone), proves what it can of the root's moves into the tree
+            (MCTS-Solver plays a proven win with the shortest line and avoids proven losses;
+            a fully proven root ends the search). Its budget: at most half of ``time_limit``
+            (node budgets doubling while time is left), and ``EXACT_NODES_PER_SIMULATION``
+            (8) nodes per simulation of ``simulations``, about the time of half as many
+            simulations again. The simulations then get what is left of the time. As a game
+            default it applies only where the game has a solver.
         preset: ``"default"`` (the game's recommended options) or ``"uct"`` (plain UCT) for
             the options left unset.
         reuse_tree: Keep the subtree of the moves played since the last search.
@@ -326,8 +327,10 @@ class MCTSAgent(SearchAgent):
             called = time.perf_counter()
             solved, spent = solver.solve_moves(root, list(pending), ask)
             used += spent
-            for action, (result, plies) in solved.items():
-                search_tree.mark_proven(ints, pending.pop(action), _PROOF_STATUS[result], plies)
+            for action, proof in solved.items():
+                child = pending.pop(action)
+                if proof is not None:
+                    search_tree.mark_proven(ints, child, _PROOF_STATUS[proof[0]], proof[1])
             now = time.perf_counter()
             if on_chunk is not None and on_chunk(done, now - start) is True:
                 return done, True

@@ -68,15 +68,19 @@ class ExactSolver(Protocol):
 
     def solve_moves(
         self, state: GameState, actions: Sequence[int], nodes: int
-    ) -> tuple[dict[int, tuple[int, int]], int]:
+    ) -> tuple[dict[int, tuple[int, int] | None], int]:
         """Solve ``actions`` of ``state`` (legal, game not over) in this order, as far as a
         budget of ``nodes`` search nodes goes.
 
         Returns:
-            ``({action: (result, plies)}, nodes used)`` for the actions solved: ``result`` is
-            1, 0 or -1 for the player to move if they play the action (perfect play after
-            it), ``plies`` the moves after it to the end of the game in the proven line (the
-            fastest win, the slowest loss; 0 if the action ends the game).
+            ``({action: (result, plies) or None}, nodes used)`` for the actions decided:
+            ``result`` is 1, 0 or -1 for the player to move if they play the action (perfect
+            play after it), ``plies`` the moves after it to the end of the game in the proven
+            line (the fastest win, the slowest loss a complete solver finds; a solver that
+            proves only some lines, like a threat-space search, gives the length of the line
+            it found; 0 if the action ends the game). None: the solver finished the action
+            without a proof and never will prove it (an incomplete solver); actions missing
+            from the dict may be proven with a larger budget.
         """
         ...
 

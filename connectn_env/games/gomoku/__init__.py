@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from connectn_env.games.game import MAX_SIDE, BoardGame
+from connectn_env.games.game import MAX_SIDE, BoardGame, ExactSolver
 from connectn_env.games.lib import line_heuristics, placement, placement_tactics
+from connectn_env.games.lib.threat_space import ThreatSpaceSolver
 from connectn_env.games.lib.lines import winning_line_cells
 from connectn_env.games.parameters import Parameter
 from connectn_env.games.representation import Representation
@@ -33,6 +34,7 @@ class GomokuGame(BoardGame):
     heuristics = line_heuristics.HEURISTICS  # key and open-line evaluation for alpha-beta
     search_defaults = {
         "decisive": True,
+        "exact": True,
         "local": True,
         "rave": True,
         "exploration": 0.0,
@@ -96,6 +98,11 @@ class GomokuGame(BoardGame):
         return winning_line_cells(
             state.board, *state.last_move_cell(), FIVE, exact=self.rule == "standard"
         )
+
+    def exact_solver(self) -> ExactSolver | None:
+        """The threat-space (VCF) solver of :mod:`~connectn_env.games.lib.threat_space`: it
+        proves the root moves that win or lose by continuous fours."""
+        return ThreatSpaceSolver(self.rows, self.cols, FIVE, exact=self.rule == "standard")
 
     def openspiel_reference(self) -> tuple[str, dict[str, Any]] | None:
         if self.rule == "freestyle" and self.rows == self.cols:
