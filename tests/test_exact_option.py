@@ -1,6 +1,7 @@
 """The search agents' ``exact`` option: the game's exact solver proves root moves into the
 tree. Move results and proven line lengths against a brute force on a small board, the agent
-against the perfect solver on Connect Four positions, where the option applies, bad input."""
+against the perfect solver on Connect Four positions, where the option applies, bad input
+(Gomoku's threat-space solver has its own tests in ``test_threat_space.py``)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agents import MCTSAgent
-from connectn_env import connect_n_v0, gomoku_v0
-from connectn_env.games import ConnectNGame
+from connectn_env import connect_n_v0, hex_v0
+from connectn_env.games import ConnectNGame, GomokuGame, HexGame
 from connectn_env.games.connect_n.solver import UNLIMITED, Connect4Solver, parse_columns
 from connectn_env.specs import parse_agent_spec
 
@@ -125,9 +126,11 @@ def test_a_time_limit_shares_the_time_and_finds_the_win():
     assert result.elapsed < 2.5
 
 
-def test_connect_fours_defaults_use_the_solver_and_other_games_do_without():
+def test_the_defaults_use_a_solver_where_the_game_has_one():
     agent = MCTSAgent()
     assert agent.options_for(ConnectNGame()).exact is True
+    assert agent.options_for(GomokuGame()).exact is True  # its threat-space search
+    assert agent.options_for(HexGame()).exact is False
     assert agent.options_for(ConnectNGame(rows=3, cols=3, n=3, gravity=False)).exact is False
     assert agent.options_for(ConnectNGame(n=5)).exact is False
     assert MCTSAgent(preset="uct").options_for(ConnectNGame()).exact is False
@@ -139,7 +142,7 @@ def test_bad_exact_options_are_refused_and_change_nothing():
         MCTSAgent(exact="yes")
     with pytest.raises(ValueError, match="exact=True cannot run on backend='generic'"):
         MCTSAgent(exact=True, backend="generic")
-    env = gomoku_v0.env(size=9)
+    env = hex_v0.env(size=5)
     env.reset()
     before = env.unwrapped.game_state.clone()
     with pytest.raises(ValueError, match="exact=True needs a game with an exact solver"):

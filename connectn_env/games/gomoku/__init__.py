@@ -6,8 +6,8 @@ from typing import Any
 
 from connectn_env.games.game import MAX_SIDE, BoardGame, ExactSolver
 from connectn_env.games.lib import line_heuristics, placement, placement_tactics
-from connectn_env.games.lib.threat_space import ThreatSpaceSolver
 from connectn_env.games.lib.lines import winning_line_cells
+from connectn_env.games.lib.threat_space import ThreatSpaceSolver
 from connectn_env.games.parameters import Parameter
 from connectn_env.games.representation import Representation
 from connectn_env.games.state import GameState
