@@ -19,6 +19,10 @@ Usage::
 - ``hex``: 11 x 11, ``MCTSAgent()`` against plain UCT.
 - ``hex-ablation``: each option alone, RAVE (as it comes and tuned), and each option added
   to the tuned RAVE, against plain UCT.
+- ``gomoku-exact``: the defaults against the defaults without ``exact`` (the threat-space
+  solver).
+- ``othello-ablation``: 8 x 8; UCB1-tuned, RAVE (as it comes and with Hex's schedule) and a
+  smaller exploration constant, each against plain UCT.
 """
 
 from __future__ import annotations
@@ -53,12 +57,20 @@ HEX_ABLATION = [
     RAVE + ",decisive=true",
     "mcts:time={t},preset=uct,rave=true,c=0.25,rave_k=10000,selection=ucb1-tuned",
 ]
+OTHELLO_ABLATION = [
+    "mcts:time={t},preset=uct,selection=ucb1-tuned",
+    "mcts:time={t},preset=uct,rave=true",
+    RAVE,
+    "mcts:time={t},preset=uct,c=0.7",
+]
 MATCHES = {
     "connect4": ("connect_four", {}, [("mcts:time={t}", OPENSPIEL)]),
     "gomoku": ("gomoku", {"size": 15}, [("mcts:time={t}", UCT)]),
     "gomoku-locality": ("gomoku", {"size": 15}, [("mcts:time={t}", "mcts:time={t},local=false")]),
     "hex": ("hex", {"size": 11}, [("mcts:time={t}", UCT)]),
     "hex-ablation": ("hex", {"size": 11}, [(spec, UCT) for spec in HEX_ABLATION]),
+    "gomoku-exact": ("gomoku", {"size": 15}, [("mcts:time={t}", "mcts:time={t},exact=false")]),
+    "othello-ablation": ("othello", {}, [(spec, UCT) for spec in OTHELLO_ABLATION]),
 }
 
 

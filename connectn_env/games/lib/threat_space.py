@@ -588,7 +588,7 @@ class ThreatSpaceSolver:
         self._frames = np.zeros((NUM_FRAME_FIELDS, self._max_depth + 2), dtype=np.int64)
 
     def reaches(self, state: GameState) -> bool:
-        """Always: a position without fours costs one node per move."""
+        """Always: a quiet position (no fours or threes) costs about a node per move."""
         return True
 
     def solve_moves(
