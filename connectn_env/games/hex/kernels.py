@@ -144,8 +144,8 @@ def legal_actions(params, state, out):
 @compiled_kernel
 def legal_mask(params, state, mask):
     """Kernel: 1 for the empty cells and (while legal) the swap, 0 elsewhere."""
-    mask[:] = 0
     if state[H_OUTCOME] != _ONGOING:
+        mask[:] = 0
         return
     rows = params[P_ROWS]
     cols = params[P_COLS]
@@ -154,8 +154,8 @@ def legal_mask(params, state, mask):
         base = HEADER + (r + 1) * width + 1
         for c in range(cols):
             mask[r * cols + c] = state[base + c] == EMPTY
-    if _swap_is_legal(params, state):
-        mask[rows * cols] = 1
+    if params[P_SWAP] == 1:
+        mask[rows * cols] = _swap_is_legal(params, state)
 
 
 @compiled_kernel

@@ -119,8 +119,8 @@ def legal_actions(params, state, out):
 @compiled_kernel
 def legal_mask(params, state, mask):
     """Kernel: 1 for the empty cells (open columns), 0 elsewhere."""
-    mask[:] = 0
     if state[H_OUTCOME] != _ONGOING:
+        mask[:] = 0
         return
     rows = params[P_ROWS]
     cols = params[P_COLS]
