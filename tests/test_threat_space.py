@@ -1,4 +1,4 @@
-"""Gomoku's threat-space (VCF) solver: every proof against a brute force of small boards
+"""Gomoku's threat-space solver (VCF, VCT): every proof against a brute force of small boards
 (both rules), hand-made Gomoku positions with known answers, and the search that uses it."""
 
 from __future__ import annotations

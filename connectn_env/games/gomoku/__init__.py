@@ -100,8 +100,8 @@ class GomokuGame(BoardGame):
         )
 
     def exact_solver(self) -> ExactSolver | None:
-        """The threat-space (VCF) solver of :mod:`~connectn_env.games.lib.threat_space`: it
-        proves the root moves that win or lose by continuous fours."""
+        """The threat-space solver of :mod:`~connectn_env.games.lib.threat_space`: it proves
+        the root moves that win or lose by a sequence of fours and threes (VCF, VCT)."""
         return ThreatSpaceSolver(self.rows, self.cols, FIVE, exact=self.rule == "standard")
 
     def openspiel_reference(self) -> tuple[str, dict[str, Any]] | None:
