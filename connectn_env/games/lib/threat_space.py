@@ -133,6 +133,12 @@ def _new_epoch(ctx):
     return meta[M_EPOCH]
 
 
+@njit(cache=True, inline="always")
+def _live(counts, w, player, stones):
+    """Whether window ``w`` holds ``stones`` stones of ``player`` and none of the opponent."""
+    return counts[w, player] == stones and counts[w, 1 - player] == 0
+
+
 @njit(cache=True)
 def _makes_threat(board, pad, other, player, width, n, exact):
     """Whether ``player``'s stone on ``pad`` makes ``other`` a threat of theirs."""
@@ -167,7 +173,7 @@ def _threats(ctx, player, width, exact, out):
     epoch = _new_epoch(ctx)
     found = 0
     for w in range(windows.shape[0]):
-        if counts[w, player] != n - 1 or counts[w, 1 - player] != 0:
+        if not _live(counts, w, player, n - 1):
             continue
         for i in range(n):
             pad = windows[w, i]
@@ -195,7 +201,7 @@ def _fours(ctx, player, width, exact, out):
     epoch = _new_epoch(ctx)
     found = 0
     for w in range(windows.shape[0]):
-        if counts[w, player] != n - 2 or counts[w, 1 - player] != 0:
+        if not _live(counts, w, player, n - 2):
             continue
         first, second = _empty_pair(board, windows, w)
         for pad, other in ((first, second), (second, first)):
@@ -213,7 +219,7 @@ def _other_threat(ctx, player, pad, threat, width, exact):
     n = windows.shape[1]
     for i in range(starts[pad], starts[pad + 1]):
         w = members[i]
-        if counts[w, player] != n - 2 or counts[w, 1 - player] != 0:
+        if not _live(counts, w, player, n - 2):
             continue
         first, second = _empty_pair(board, windows, w)
         other = second if first == pad else first
@@ -230,7 +236,7 @@ def _double_threat_through(ctx, player, cell, width, exact):
     n = windows.shape[1]
     for i in range(starts[cell], starts[cell + 1]):
         w = members[i]
-        if counts[w, player] != n - 2 or counts[w, 1 - player] != 0:
+        if not _live(counts, w, player, n - 2):
             continue
         first, second = _empty_pair(board, windows, w)
         for pad, other in ((first, second), (second, first)):
@@ -248,7 +254,7 @@ def _has_double_threat(ctx, player, width, exact):
     n = windows.shape[1]
     epoch = _new_epoch(ctx)
     for w in range(windows.shape[0]):
-        if counts[w, player] != n - 2 or counts[w, 1 - player] != 0:
+        if not _live(counts, w, player, n - 2):
             continue
         first, second = _empty_pair(board, windows, w)
         for pad, other in ((first, second), (second, first)):
@@ -275,7 +281,7 @@ def _attacks(ctx, player, width, exact, threes, out):
     for i in range(found):
         stamp[0, out[i]] = epoch
     for w in range(windows.shape[0]):
-        if counts[w, player] != n - 3 or counts[w, 1 - player] != 0:
+        if not _live(counts, w, player, n - 3):
             continue
         for i in range(n):
             pad = windows[w, i]
@@ -303,7 +309,7 @@ def _defences(ctx, attacker, width, exact, out):
     for i in range(found):
         stamp[0, out[i]] = epoch
     for w in range(windows.shape[0]):
-        if counts[w, attacker] != n - 2 or counts[w, defender] != 0:
+        if not _live(counts, w, attacker, n - 2):
             continue
         for pad in _empty_pair(board, windows, w):
             if stamp[0, pad] == epoch:
