@@ -239,8 +239,8 @@ class MCTSAgent(SearchAgent):
             if self.options.get("exact"):
                 raise ValueError(
                     f"MCTSAgent: exact=True needs a game with an exact solver; {game!r} has "
-                    "none (four in a row with gravity on at most 64 bits, such as Connect Four, "
-                    "has one)"
+                    "none (Connect Four and other four-in-a-row gravity boards of at most 64 "
+                    "bits have one, and so does Gomoku)"
                 )
             resolved = replace(resolved, exact=False)  # a game default: where it applies
         return resolved
