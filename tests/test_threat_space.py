@@ -188,3 +188,14 @@ def test_moves_the_solver_cannot_prove_are_not_asked_again(monkeypatch):
     result = MCTSAgent(time_limit=0.5, seed=0).search(env)
     assert len(calls) == 1 and calls[0] > 0  # one call settles every move: nothing to prove
     assert result.proven is None
+
+
+@pytest.mark.parametrize("action", [7 * 15 + 4, -1, 225])  # occupied, out of range twice
+def test_an_illegal_action_is_refused_and_changes_nothing(action):
+    state = _gomoku("freestyle", *DOUBLE_FOUR)
+    before = state.clone()
+    solver = state.game.exact_solver()
+    with pytest.raises(ValueError, match=f"action {action} is not legal here"):
+        solver.solve_moves(state, [7 * 15 + 7, action], 1000)
+    assert state == before
+    assert solver.solve_moves(state, [7 * 15 + 7], 1000)[0] == {7 * 15 + 7: (1, 2)}

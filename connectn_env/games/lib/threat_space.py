@@ -36,8 +36,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from connectn_env.games.contract import Outcome
-from connectn_env.games.lib.header import H_OUTCOME, H_PLAYER, HEADER
+from connectn_env.games.lib.header import H_PLAYER, HEADER
 from connectn_env.games.lib.lines import EMPTY, line_steps, line_through, padded_index
 from connectn_env.games.state import GameState
 
@@ -48,7 +47,6 @@ _NODE_KEYS = np.array(
     [0x5851F42D4C957F2D, 0x14057B7EF767814F, 0x2545F4914F6CDD1D, 0x61C8864680B583EB],
     dtype=np.uint64,
 )
-_ONGOING = int(Outcome.ONGOING)
 _FAILED = -1  # no threat sequence within the depth (or the budget ran out: see M_OUT)
 _EXHAUSTED = 1 << 30  # the depth stored for a node without any threat sequence
 
@@ -601,8 +599,19 @@ class ThreatSpaceSolver:
         self, state: GameState, actions: Sequence[int], nodes: int
     ) -> tuple[dict[int, tuple[int, int] | None], int]:
         """See :meth:`connectn_env.games.game.ExactSolver.solve_moves`; an action mapped to
-        None has no threat sequence of either side after it (nothing to prove)."""
-        if state.data[H_OUTCOME] != _ONGOING or not actions:
+        None has no threat sequence of either side after it (nothing to prove).
+
+        Raises:
+            ValueError: an action that is not legal in ``state`` (nothing is searched).
+        """
+        legal = state.legal_action_mask()
+        for action in actions:
+            if not (0 <= int(action) < legal.shape[0] and legal[int(action)]):
+                raise ValueError(
+                    f"action {action!r} is not legal here; legal actions: "
+                    f"{np.flatnonzero(legal).tolist()}"
+                )
+        if not actions:
             return {}, 0
         cols, size = self.cols, self._stamp.shape[1]
         board = np.array(state.data[HEADER : HEADER + size], dtype=np.int32)
