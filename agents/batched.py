@@ -121,7 +121,7 @@ def _collect_leaves(
         done[g] += finished
         if done[g] >= target[g]:
             continue
-        if ints[g][search_tree.I_SOLVED, 0] != search_tree.UNSOLVED:
+        if ints[g][0, search_tree.I_SOLVED] != search_tree.UNSOLVED:
             done[g] = target[g]
             continue
         leaf = workspace[0]
@@ -160,10 +160,10 @@ def _add_root_noise(ints, floats, slots, noise, fraction):
     children: ``(1 - fraction) * prior + fraction * noise``."""
     for i in range(slots.shape[0]):
         g = slots[i]
-        first = ints[g, search_tree.I_FIRST, 0]
-        for k in range(ints[g, search_tree.I_COUNT, 0]):
-            prior = floats[g, search_tree.F_PRIOR, first + k]
-            floats[g, search_tree.F_PRIOR, first + k] = (1.0 - fraction) * prior + fraction * noise[
+        first = ints[g, 0, search_tree.I_FIRST]
+        for k in range(ints[g, 0, search_tree.I_COUNT]):
+            prior = floats[g, first + k, search_tree.F_PRIOR]
+            floats[g, first + k, search_tree.F_PRIOR] = (1.0 - fraction) * prior + fraction * noise[
                 i, k
             ]
 
@@ -176,26 +176,26 @@ def _root_policies(ints, floats, slots, out):
     for i in range(slots.shape[0]):
         g = slots[i]
         out[i, :] = 0.0
-        first = ints[g, search_tree.I_FIRST, 0]
-        count = ints[g, search_tree.I_COUNT, 0]
+        first = ints[g, 0, search_tree.I_FIRST]
+        count = ints[g, 0, search_tree.I_COUNT]
         if count == 0:
             continue
         best = search_tree.best_root_child(ints[g], floats[g])
-        if ints[g, search_tree.I_SOLVED, best] == search_tree.WIN:
-            out[i, ints[g, search_tree.I_ACTION, best]] = 1.0
+        if ints[g, best, search_tree.I_SOLVED] == search_tree.WIN:
+            out[i, ints[g, best, search_tree.I_ACTION]] = 1.0
             continue
-        all_lost = ints[g, search_tree.I_SOLVED, best] == search_tree.LOSS
+        all_lost = ints[g, best, search_tree.I_SOLVED] == search_tree.LOSS
         total = 0.0
         for child in range(first, first + count):
-            if all_lost or ints[g, search_tree.I_SOLVED, child] != search_tree.LOSS:
-                visits = ints[g, search_tree.I_VISITS, child]
-                out[i, ints[g, search_tree.I_ACTION, child]] = visits
+            if all_lost or ints[g, child, search_tree.I_SOLVED] != search_tree.LOSS:
+                visits = ints[g, child, search_tree.I_VISITS]
+                out[i, ints[g, child, search_tree.I_ACTION]] = visits
                 total += visits
         if total > 0:
             for child in range(first, first + count):
-                out[i, ints[g, search_tree.I_ACTION, child]] /= total
+                out[i, ints[g, child, search_tree.I_ACTION]] /= total
         else:
-            out[i, ints[g, search_tree.I_ACTION, best]] = 1.0
+            out[i, ints[g, best, search_tree.I_ACTION]] = 1.0
 
 
 @njit(cache=True)
@@ -214,35 +214,35 @@ def _choose_actions(ints, floats, slots, temperatures, rngs, out):
         g = slots[i]
         best = search_tree.best_root_child(ints[g], floats[g])
         temperature = temperatures[i]
-        if temperature <= 0.0 or ints[g, search_tree.I_SOLVED, best] != search_tree.UNSOLVED:
-            out[i] = ints[g, search_tree.I_ACTION, best]
+        if temperature <= 0.0 or ints[g, best, search_tree.I_SOLVED] != search_tree.UNSOLVED:
+            out[i] = ints[g, best, search_tree.I_ACTION]
             continue
-        first = ints[g, search_tree.I_FIRST, 0]
-        count = ints[g, search_tree.I_COUNT, 0]
+        first = ints[g, 0, search_tree.I_FIRST]
+        count = ints[g, 0, search_tree.I_COUNT]
         top = 0
         for child in range(first, first + count):
-            if ints[g, search_tree.I_SOLVED, child] != search_tree.LOSS:
-                top = max(top, ints[g, search_tree.I_VISITS, child])
+            if ints[g, child, search_tree.I_SOLVED] != search_tree.LOSS:
+                top = max(top, ints[g, child, search_tree.I_VISITS])
         total = 0.0
         for child in range(first, first + count):
             if (
-                ints[g, search_tree.I_SOLVED, child] != search_tree.LOSS
-                and ints[g, search_tree.I_VISITS, child] > 0
+                ints[g, child, search_tree.I_SOLVED] != search_tree.LOSS
+                and ints[g, child, search_tree.I_VISITS] > 0
             ):
-                total += (ints[g, search_tree.I_VISITS, child] / top) ** (1.0 / temperature)
+                total += (ints[g, child, search_tree.I_VISITS] / top) ** (1.0 / temperature)
         chosen = best
         if total > 0.0:
             draw = _uniform01(rngs[g]) * total
             for child in range(first, first + count):
                 if (
-                    ints[g, search_tree.I_SOLVED, child] != search_tree.LOSS
-                    and ints[g, search_tree.I_VISITS, child] > 0
+                    ints[g, child, search_tree.I_SOLVED] != search_tree.LOSS
+                    and ints[g, child, search_tree.I_VISITS] > 0
                 ):
-                    draw -= (ints[g, search_tree.I_VISITS, child] / top) ** (1.0 / temperature)
+                    draw -= (ints[g, child, search_tree.I_VISITS] / top) ** (1.0 / temperature)
                     chosen = child
                     if draw < 0.0:
                         break
-        out[i] = ints[g, search_tree.I_ACTION, chosen]
+        out[i] = ints[g, chosen, search_tree.I_ACTION]
 
 
 @njit(cache=True)
@@ -253,22 +253,22 @@ def _advance(kernels, params, roots, trees, spare, g, action, reuse, room):
     spare_ints, spare_floats, spare_meta = spare
     kernels.apply(params, roots[g], action)
     child = -1
-    first = ints[g, search_tree.I_FIRST, 0]
-    for c in range(first, first + ints[g, search_tree.I_COUNT, 0]):
-        if ints[g, search_tree.I_ACTION, c] == action:
+    first = ints[g, 0, search_tree.I_FIRST]
+    for c in range(first, first + ints[g, 0, search_tree.I_COUNT]):
+        if ints[g, c, search_tree.I_ACTION] == action:
             child = c
             break
     player = kernels.player(params, roots[g])
-    if reuse and child >= 0 and ints[g, search_tree.I_COUNT, child] > 0:
+    if reuse and child >= 0 and ints[g, child, search_tree.I_COUNT] > 0:
         size = search_tree.compact_subtree(
             ints[g], floats[g], child, spare_ints, spare_floats, spare_meta
         )
-        if size + room <= ints.shape[2]:
-            ints[g, :, :size] = spare_ints[:, :size]
-            floats[g, :, :size] = spare_floats[:, :size]
+        if size + room <= ints.shape[1]:
+            ints[g, :size] = spare_ints[:size]
+            floats[g, :size] = spare_floats[:size]
             metas[g, search_tree.M_NODES] = size
             metas[g, search_tree.M_FULL] = 0
-            ints[g, search_tree.I_PLAYER, 0] = player
+            ints[g, 0, search_tree.I_PLAYER] = player
             return
     search_tree.tree_reset(ints[g], floats[g], metas[g], player)
 
@@ -354,8 +354,8 @@ class BatchedSearch:
         max_nodes = 2 * self._room
         self.roots = np.tile(game.representation.initial, (self.slots, 1))
         self.trees = (
-            np.zeros((self.slots, search_tree.NUM_INT_FIELDS, max_nodes), dtype=np.int32),
-            np.zeros((self.slots, search_tree.NUM_FLOAT_FIELDS, max_nodes), dtype=np.float64),
+            np.zeros((self.slots, max_nodes, search_tree.NUM_INT_FIELDS), dtype=np.int32),
+            np.zeros((self.slots, max_nodes, search_tree.NUM_FLOAT_FIELDS), dtype=np.float64),
             np.zeros((self.slots, search_tree.NUM_META), dtype=np.int64),
         )
         self._spare = search_tree.new_tree(max_nodes)
@@ -450,7 +450,7 @@ class BatchedSearch:
         if slots.size == 0:
             return
         ints = self.trees[0]
-        unexpanded = slots[ints[slots, search_tree.I_COUNT, 0] == 0]
+        unexpanded = slots[ints[slots, 0, search_tree.I_COUNT] == 0]
         if unexpanded.size:
             self._done[unexpanded] = 0
             self._target[unexpanded] = 1
@@ -508,7 +508,7 @@ class BatchedSearch:
 
     def _add_noise(self, slots: np.ndarray, alpha: float, fraction: float) -> None:
         ints, floats, _ = self.trees
-        counts = ints[slots, search_tree.I_COUNT, 0]
+        counts = ints[slots, 0, search_tree.I_COUNT]
         width = int(counts.max(initial=0))
         if width == 0 or fraction <= 0:
             return
@@ -544,8 +544,8 @@ class BatchedSearch:
         """Mean value of ``slot``'s root for the player to move."""
         ints, floats, _ = self.trees
         slot = self._slot(slot)
-        visits = max(int(ints[slot, search_tree.I_VISITS, 0]), 1)
-        return float(-floats[slot, search_tree.F_VALUE, 0] / visits)
+        visits = max(int(ints[slot, 0, search_tree.I_VISITS]), 1)
+        return float(-floats[slot, 0, search_tree.F_VALUE] / visits)
 
     def tree_nodes(self, slot: int) -> int:
         """Nodes in use in ``slot``'s tree."""

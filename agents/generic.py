@@ -113,21 +113,21 @@ def generic_simulations(
     """
     ints, floats, meta = tree
     for sim in range(count):
-        if ints[search_tree.I_SOLVED, 0] != search_tree.UNSOLVED:
+        if ints[0, search_tree.I_SOLVED] != search_tree.UNSOLVED:
             return sim
         position = root.copy()
         node = 0
         path = [0]
         while True:
-            if ints[search_tree.I_SOLVED, node] != search_tree.UNSOLVED:
+            if ints[node, search_tree.I_SOLVED] != search_tree.UNSOLVED:
                 r0 = search_tree.solved_r0(ints, node)
                 break
             r0 = position.terminal_r0()
             if r0 is not None:
                 search_tree.mark_terminal(ints, node, r0)
                 break
-            if ints[search_tree.I_COUNT, node] == 0:
-                if evaluate is None and node != 0 and ints[search_tree.I_VISITS, node] == 0:
+            if ints[node, search_tree.I_COUNT] == 0:
+                if evaluate is None and node != 0 and ints[node, search_tree.I_VISITS] == 0:
                     r0 = position.rollout(generator)
                     break
                 actions = position.legal()
@@ -145,7 +145,7 @@ def generic_simulations(
                     r0 = position.rollout(generator)
                     break
             node = search_tree.select_child(ints, floats, node, mode, exploration, rave_k, tuned)
-            position.step(int(ints[search_tree.I_ACTION, node]))
+            position.step(int(ints[node, search_tree.I_ACTION]))
             path.append(node)
         if tuned:
             search_tree.backup_tuned(ints, floats, node, r0)

@@ -194,20 +194,20 @@ def run_simulations(
         depth = 0
         path[0] = 0
         evaluate = False
-        if ints[I_SOLVED, 0] != UNSOLVED:
-            if not config.fastest_win or ints[I_SOLVED, 0] != LOSS:
+        if ints[0, I_SOLVED] != UNSOLVED:
+            if not config.fastest_win or ints[0, I_SOLVED] != LOSS:
                 return sim
             node = open_child(ints, floats, 0, config.exploration)  # a faster win there?
             if node < 0:
                 return sim
-            moves[0] = ints[I_ACTION, node]
+            moves[0] = ints[node, I_ACTION]
             players[0] = kernels.player(params, work)
             kernels.apply(params, work, moves[0])
             depth = 1
             path[1] = node
-        while ints[I_SOLVED, node] == UNSOLVED and kernels.outcome(params, work) == _ONGOING:
-            if ints[I_COUNT, node] == 0:
-                if node != 0 and ints[I_VISITS, node] < config.expand_visits:
+        while ints[node, I_SOLVED] == UNSOLVED and kernels.outcome(params, work) == _ONGOING:
+            if ints[node, I_COUNT] == 0:
+                if node != 0 and ints[node, I_VISITS] < config.expand_visits:
                     evaluate = True
                     break
                 if external:
@@ -225,14 +225,14 @@ def run_simulations(
             node = select_child(
                 ints, floats, node, config.mode, config.exploration, config.rave_k, config.tuned
             )
-            action = ints[I_ACTION, node]
+            action = ints[node, I_ACTION]
             moves[depth] = action
             players[depth] = kernels.player(params, work)
             kernels.apply(params, work, action)
             depth += 1
             path[depth] = node
         count = depth
-        if ints[I_SOLVED, node] != UNSOLVED:
+        if ints[node, I_SOLVED] != UNSOLVED:
             r0 = solved_r0(ints, node)
         elif not evaluate:
             r0 = outcome_r0(kernels.outcome(params, work))
@@ -290,7 +290,7 @@ def search_action(
     run_simulations(
         kernels, evaluator, params, state, tree, config, rng, workspace, data, simulations, False
     )
-    return ints[I_ACTION, best_root_child(ints, floats)]
+    return ints[best_root_child(ints, floats), I_ACTION]
 
 
 __all__ = [

@@ -309,14 +309,14 @@ class MCTSAgent(SearchAgent):
         if solver is None or not solver.reaches(root):
             return 0, False
         ints = self._trees[0][0]
-        done = step(1) if ints[search_tree.I_COUNT, 0] == 0 else 0
-        if ints[search_tree.I_SOLVED, 0] != search_tree.UNSOLVED:
+        done = step(1) if ints[0, search_tree.I_COUNT] == 0 else 0
+        if ints[0, search_tree.I_SOLVED] != search_tree.UNSOLVED:
             return done, False
-        first = int(ints[search_tree.I_FIRST, 0])
+        first = int(ints[0, search_tree.I_FIRST])
         pending = {
-            int(ints[search_tree.I_ACTION, child]): child
-            for child in range(first, first + int(ints[search_tree.I_COUNT, 0]))
-            if ints[search_tree.I_SOLVED, child] == search_tree.UNSOLVED
+            int(ints[child, search_tree.I_ACTION]): child
+            for child in range(first, first + int(ints[0, search_tree.I_COUNT]))
+            if ints[child, search_tree.I_SOLVED] == search_tree.UNSOLVED
         }
         cap = None if self.simulations is None else self.simulations * EXACT_NODES_PER_SIMULATION
         share = None if self.time_limit is None else self.time_limit * EXACT_TIME_SHARE

@@ -147,17 +147,17 @@ class _ReturnScale:
         a = (self.high - self.low) / (high - low)
         b = a + 2.0 * (self.low - low) / (high - low) - 1.0
         used = int(meta[search_tree.M_NODES])
-        visits = ints[search_tree.I_VISITS, :used].astype(np.float64)
+        visits = ints[:used, search_tree.I_VISITS].astype(np.float64)
         sign = np.ones(used)
         sign[0] = -1.0  # the root's sums are stored for its "opponent" (tree.mover_of)
-        floats[search_tree.F_VALUE, :used] = (
-            a * floats[search_tree.F_VALUE, :used] + sign * b * visits
+        floats[:used, search_tree.F_VALUE] = (
+            a * floats[:used, search_tree.F_VALUE] + sign * b * visits
         )
         visited = visits > 0
-        floats[search_tree.F_MEAN, :used] = np.where(
+        floats[:used, search_tree.F_MEAN] = np.where(
             visited,
-            a * floats[search_tree.F_MEAN, :used] + sign * b,
-            floats[search_tree.F_MEAN, :used],
+            a * floats[:used, search_tree.F_MEAN] + sign * b,
+            floats[:used, search_tree.F_MEAN],
         )
         self.low, self.high = low, high
 
@@ -369,7 +369,7 @@ class _Run:
             actions: list[int] = []
             ended = False
             while depth < planner.max_depth:
-                if ints[search_tree.I_COUNT, node] == 0:
+                if ints[node, search_tree.I_COUNT] == 0:
                     legal = simulator.legal_actions()
                     priors = np.full(len(legal), 1.0 / max(len(legal), 1))
                     search_tree.shuffle_together(legal, priors, len(legal), self.rng)
@@ -381,7 +381,7 @@ class _Run:
                 node = search_tree.select_child(
                     ints, floats, node, search_tree.MODE_UCT, planner.exploration, 0.0
                 )
-                action = int(ints[search_tree.I_ACTION, node])
+                action = int(ints[node, search_tree.I_ACTION])
                 observation, reward, terminated, truncated = simulator.step(action)
                 actions.append(action)
                 total += factor * reward
@@ -392,7 +392,7 @@ class _Run:
                     break
                 if planner.prune_revisits and not self._best_reach(observation, total, depth, node):
                     break
-            if not ended and ints[search_tree.I_SOLVED, node] != search_tree.LOSS:
+            if not ended and ints[node, search_tree.I_SOLVED] != search_tree.LOSS:
                 total, factor, ended = self._rollout(actions, total, factor, depth)
             if ended:
                 if self.best is None or total > self.best[0]:
@@ -449,7 +449,7 @@ class _Run:
 
     def most_visited(self) -> int:
         ints, floats, _ = self.tree
-        return int(ints[search_tree.I_ACTION, search_tree.best_root_child(ints, floats)])
+        return int(ints[search_tree.best_root_child(ints, floats), search_tree.I_ACTION])
 
     def advance(self, action: int) -> tuple[float, bool, bool]:
         """Take ``action`` from the root: it becomes the new root (its subtree is kept)."""
@@ -458,9 +458,9 @@ class _Run:
         self.root = self.simulator.save()
         self.best = None  # episodes found were counted from the old root
         ints, floats, _ = self.tree
-        first, count = ints[search_tree.I_FIRST, 0], ints[search_tree.I_COUNT, 0]
+        first, count = ints[0, search_tree.I_FIRST], ints[0, search_tree.I_COUNT]
         child = next(
-            (c for c in range(first, first + count) if ints[search_tree.I_ACTION, c] == action), -1
+            (c for c in range(first, first + count) if ints[c, search_tree.I_ACTION] == action), -1
         )
         discount = self.planner.discount
         if child < 0:
@@ -477,10 +477,9 @@ class _Run:
             search_tree.compact_subtree(ints, floats, child, *spare)
             self.trees.reverse()
             floats = self.tree[1]
-            floats[search_tree.F_VALUE, 0] = -floats[
-                search_tree.F_VALUE, 0
-            ]  # now stored as a root's (tree.mover_of)
-            floats[search_tree.F_MEAN, 0] = -floats[search_tree.F_MEAN, 0]
+            # now stored as a root's value (tree.mover_of)
+            floats[0, search_tree.F_VALUE] = -floats[0, search_tree.F_VALUE]
+            floats[0, search_tree.F_MEAN] = -floats[0, search_tree.F_MEAN]
             self.scale.advance(reward, discount, self.tree)
         if self.planner.prune_revisits:
             kept[0] = (observation_key(observation), 0.0, 0)
@@ -491,7 +490,7 @@ class _Run:
         """After the root moved: forget the dead marks (some were relative to branches that
         are gone) and mark again, best node per observation first."""
         ints, _, meta = self.tree
-        ints[search_tree.I_SOLVED, : int(meta[search_tree.M_NODES])] = search_tree.UNSOLVED
+        ints[: int(meta[search_tree.M_NODES]), search_tree.I_SOLVED] = search_tree.UNSOLVED
         self.node_info = node_info
         self.reached = {}
         for node, (key, total, depth) in sorted(
@@ -509,11 +508,11 @@ class _Run:
         offset = int(self.simulator.actions[0])
         visits = np.zeros(n, dtype=np.int64)
         means = np.zeros(n)
-        first, count = ints[search_tree.I_FIRST, 0], ints[search_tree.I_COUNT, 0]
+        first, count = ints[0, search_tree.I_FIRST], ints[0, search_tree.I_COUNT]
         children = np.arange(first, first + count)
-        indices = ints[search_tree.I_ACTION, children] - offset
-        visits[indices] = ints[search_tree.I_VISITS, children]
-        means[indices] = floats[search_tree.F_MEAN, children]
+        indices = ints[children, search_tree.I_ACTION] - offset
+        visits[indices] = ints[children, search_tree.I_VISITS]
+        means[indices] = floats[children, search_tree.F_MEAN]
         values = np.where(visits > 0, self.scale.to_return(means), 0.0)
         best_actions = () if self.best is None else self.best[1]
         return PlanSearchResult(
@@ -535,7 +534,7 @@ def _subtree_order(ints: np.ndarray, root: int) -> list[int]:
     head = 0
     while head < len(order):
         node = order[head]
-        first, count = int(ints[search_tree.I_FIRST, node]), int(ints[search_tree.I_COUNT, node])
+        first, count = int(ints[node, search_tree.I_FIRST]), int(ints[node, search_tree.I_COUNT])
         order.extend(range(first, first + count))
         head += 1
     return order
@@ -544,20 +543,20 @@ def _subtree_order(ints: np.ndarray, root: int) -> list[int]:
 def _is_ancestor(ints: np.ndarray, ancestor: int, node: int) -> bool:
     """True if ``ancestor`` is on the path from the root to ``node``."""
     while node > ancestor:
-        node = int(ints[search_tree.I_PARENT, node])
+        node = int(ints[node, search_tree.I_PARENT])
     return node == ancestor
 
 
 def _mark_dead(ints: np.ndarray, node: int) -> None:
     """Mark ``node`` dead, and its ancestors (not the root) whose children are all dead."""
-    ints[search_tree.I_SOLVED, node] = search_tree.LOSS
-    node = int(ints[search_tree.I_PARENT, node])
+    ints[node, search_tree.I_SOLVED] = search_tree.LOSS
+    node = int(ints[node, search_tree.I_PARENT])
     while node > 0:
-        first, count = ints[search_tree.I_FIRST, node], ints[search_tree.I_COUNT, node]
-        if (ints[search_tree.I_SOLVED, first : first + count] != search_tree.LOSS).any():
+        first, count = ints[node, search_tree.I_FIRST], ints[node, search_tree.I_COUNT]
+        if (ints[first : first + count, search_tree.I_SOLVED] != search_tree.LOSS).any():
             return
-        ints[search_tree.I_SOLVED, node] = search_tree.LOSS
-        node = int(ints[search_tree.I_PARENT, node])
+        ints[node, search_tree.I_SOLVED] = search_tree.LOSS
+        node = int(ints[node, search_tree.I_PARENT])
 
 
 __all__ = ["MCTSPlanner", "Plan", "PlanSearchResult"]

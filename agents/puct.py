@@ -164,7 +164,7 @@ class PUCTAgent(SearchAgent):
                 count - done,
                 True,
             )
-            if done == count or tree[0][search_tree.I_SOLVED, 0] != search_tree.UNSOLVED:
+            if done == count or tree[0][0, search_tree.I_SOLVED] != search_tree.UNSOLVED:
                 return done
             priors, r0 = self._evaluate_native(GameState(game, workspace[0]))
             resolve_leaf(game.kernels, game.params, tree, config, workspace, priors, r0, rng)
@@ -214,29 +214,29 @@ class PUCTAgent(SearchAgent):
         """Expand and evaluate the root first (not counted as a simulation, as in AlphaZero),
         then mix Dirichlet noise into its priors, once per root position."""
         ints, floats, _ = self._trees[0]
-        if ints[search_tree.I_COUNT, 0] == 0:
+        if ints[0, search_tree.I_COUNT] == 0:
             if isinstance(root, EnvPosition):
                 self._generic_simulations(root, rng, 1)
             else:
                 self._native_simulations(root, rng, 1)
         if self.noise_fraction == 0 or _same_key(key, self._noised_key):
             return
-        first, count = int(ints[search_tree.I_FIRST, 0]), int(ints[search_tree.I_COUNT, 0])
+        first, count = int(ints[0, search_tree.I_FIRST]), int(ints[0, search_tree.I_COUNT])
         if count == 0:
             return
         children = np.arange(first, first + count)
         noise = self._generator.dirichlet(np.full(count, self.dirichlet_alpha))
-        mixed = (1 - self.noise_fraction) * floats[search_tree.F_PRIOR, children]
-        floats[search_tree.F_PRIOR, children] = mixed + self.noise_fraction * noise
+        mixed = (1 - self.noise_fraction) * floats[children, search_tree.F_PRIOR]
+        floats[children, search_tree.F_PRIOR] = mixed + self.noise_fraction * noise
         self._noised_key = key
 
     def _choose(self) -> int:
         ints, floats, _ = self._trees[0]
         if self.temperature == 0:
             return int(search_tree.best_root_child(ints, floats))
-        first, count = ints[search_tree.I_FIRST, 0], ints[search_tree.I_COUNT, 0]
+        first, count = ints[0, search_tree.I_FIRST], ints[0, search_tree.I_COUNT]
         children = np.arange(first, first + count)
-        counts = ints[search_tree.I_VISITS, children].astype(np.float64)
+        counts = ints[children, search_tree.I_VISITS].astype(np.float64)
         logits = np.log(np.maximum(counts, 1e-300)) / self.temperature
         weights = np.where(counts > 0, np.exp(logits - logits.max()), 0.0)
         if weights.sum() == 0:
@@ -249,11 +249,11 @@ class PUCTAgent(SearchAgent):
         if not self._trees:
             return np.zeros(0)
         ints, floats, _ = self._trees[0]
-        first, count = ints[search_tree.I_FIRST, 0], ints[search_tree.I_COUNT, 0]
+        first, count = ints[0, search_tree.I_FIRST], ints[0, search_tree.I_COUNT]
         children = np.arange(first, first + count)
-        actions = ints[search_tree.I_ACTION, children]
+        actions = ints[children, search_tree.I_ACTION]
         out = np.zeros(self._last_num_actions, dtype=np.float64)
-        out[actions] = floats[search_tree.F_PRIOR, children]
+        out[actions] = floats[children, search_tree.F_PRIOR]
         return out
 
     def __repr__(self) -> str:

@@ -102,13 +102,13 @@ def _fill_pool(ints, floats, node, pools, side, size):
     ``pools[side]`` (insertion into a short sorted list)."""
     pools[side, 0] = 0
     best = np.empty(size, dtype=np.float64)
-    first = ints[I_FIRST, node]
+    first = ints[node, I_FIRST]
     kept = 0
-    for child in range(first, first + ints[I_COUNT, node]):
-        n = ints[I_AMAF_N, child]
+    for child in range(first, first + ints[node, I_COUNT]):
+        n = ints[child, I_AMAF_N]
         if n == 0:
             continue
-        value = floats[F_AMAF, child] / n
+        value = floats[child, F_AMAF] / n
         if kept < size:
             position = kept
             kept += 1
@@ -121,7 +121,7 @@ def _fill_pool(ints, floats, node, pools, side, size):
             pools[side, position + 1] = pools[side, position]
             position -= 1
         best[position] = value
-        pools[side, position + 1] = ints[I_ACTION, child]
+        pools[side, position + 1] = ints[child, I_ACTION]
     pools[side, 0] = kept
 
 
@@ -131,10 +131,10 @@ def refresh_pools(tree, pools, size):
     ints, floats, _ = tree
     _fill_pool(ints, floats, 0, pools, 0, size)
     pools[1, 0] = 0
-    first = ints[I_FIRST, 0]
+    first = ints[0, I_FIRST]
     most = -1
-    for child in range(first, first + ints[I_COUNT, 0]):
-        if most < 0 or ints[I_VISITS, child] > ints[I_VISITS, most]:
+    for child in range(first, first + ints[0, I_COUNT]):
+        if most < 0 or ints[child, I_VISITS] > ints[most, I_VISITS]:
             most = child
     if most >= 0:
         _fill_pool(ints, floats, most, pools, 1, size)
@@ -166,9 +166,9 @@ def policy_rollout(kernels, params, state, rng, workspace, moves, players, count
     lgr = settings[S_LGR] != 0
     pool_size = settings[S_POOL]
     flags = (DECISIVE if decisive else 0) | (LOCAL if settings[S_LOCAL] != 0 else 0)
-    root_player = tree[0][I_PLAYER, 0]
+    root_player = tree[0][0, I_PLAYER]
     if pool_size > 0:
-        visits = tree[0][I_VISITS, 0]
+        visits = tree[0][0, I_VISITS]
         if visits < settings[S_REBUILT] or visits >= settings[S_REBUILT] + POOL_REFRESH:
             refresh_pools(tree, pools, pool_size)
             settings[S_REBUILT] = visits

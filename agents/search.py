@@ -286,7 +286,7 @@ class SearchAgent:
         ints, floats, meta = self._trees[0]
         if not reused:
             search_tree.tree_reset(ints, floats, meta, player)
-        ints[search_tree.I_PLAYER, 0] = player
+        ints[0, search_tree.I_PLAYER] = player
         rng = new_rng(self._generator)
         self._limit_reached = False
         self._action_name = state.game.action_name if state is not None else str
@@ -347,25 +347,25 @@ class SearchAgent:
         n = self._last_num_actions = len(mask)
         visits = np.zeros(n, dtype=np.int64)
         values = np.zeros(n, dtype=np.float64)
-        first, count = ints[search_tree.I_FIRST, 0], ints[search_tree.I_COUNT, 0]
+        first, count = ints[0, search_tree.I_FIRST], ints[0, search_tree.I_COUNT]
         children = np.arange(first, first + count)
-        actions = ints[search_tree.I_ACTION, children]
-        visits[actions] = ints[search_tree.I_VISITS, children]
-        values[actions] = floats[search_tree.F_MEAN, children]
+        actions = ints[children, search_tree.I_ACTION]
+        visits[actions] = ints[children, search_tree.I_VISITS]
+        values[actions] = floats[children, search_tree.F_MEAN]
         total = visits.sum()
         pi = visits / total if total > 0 else mask / mask.sum()
         if count == 0:  # no expansion happened (tiny node limit): play any legal move
             action = int(np.flatnonzero(mask)[0])
         else:
-            action = int(ints[search_tree.I_ACTION, self._choose()])
-        status = ints[search_tree.I_SOLVED, children]
+            action = int(ints[self._choose(), search_tree.I_ACTION])
+        status = ints[children, search_tree.I_SOLVED]
         proven_moves = {
             int(a): _STATUS[int(s)]
             for a, s in zip(actions, status, strict=True)
             if s != search_tree.UNSOLVED
         }
         root_value = self._root_value()
-        proven = _PROVEN.get(int(ints[search_tree.I_SOLVED, 0]))
+        proven = _PROVEN.get(int(ints[0, search_tree.I_SOLVED]))
         tree, line = snapshot(ints, floats, root_value, proven)
         return SearchResult(
             action=action,
@@ -387,9 +387,9 @@ class SearchAgent:
     def _root_value(self) -> float:
         """The root's value for the player to move: proven, else the mean so far."""
         ints, floats, _ = self._trees[0]
-        proven = _PROVEN.get(int(ints[search_tree.I_SOLVED, 0]))
-        root_visits = max(int(ints[search_tree.I_VISITS, 0]), 1)
-        return _PROVEN_VALUE.get(proven, float(-floats[search_tree.F_VALUE, 0] / root_visits))
+        proven = _PROVEN.get(int(ints[0, search_tree.I_SOLVED]))
+        root_visits = max(int(ints[0, search_tree.I_VISITS]), 1)
+        return _PROVEN_VALUE.get(proven, float(-floats[0, search_tree.F_VALUE] / root_visits))
 
     # --- tree reuse -----------------------------------------------------------------
 
@@ -403,9 +403,9 @@ class SearchAgent:
 
     def _child(self, node: int, action: int) -> int:
         ints = self._trees[0][0]
-        first = ints[search_tree.I_FIRST, node]
-        for child in range(first, first + ints[search_tree.I_COUNT, node]):
-            if ints[search_tree.I_ACTION, child] == action:
+        first = ints[node, search_tree.I_FIRST]
+        for child in range(first, first + ints[node, search_tree.I_COUNT]):
+            if ints[child, search_tree.I_ACTION] == action:
                 return child
         return -1
 
@@ -432,19 +432,19 @@ class SearchAgent:
         agent = env.agent_selection
         target = env.observe(agent)
         ints = self._trees[0][0]
-        first, count = ints[search_tree.I_FIRST, 0], ints[search_tree.I_COUNT, 0]
+        first, count = ints[0, search_tree.I_FIRST], ints[0, search_tree.I_COUNT]
         for child in range(first, first + count):
             after = copy_unchecked(old_env)
-            after.step(int(ints[search_tree.I_ACTION, child]))
+            after.step(int(ints[child, search_tree.I_ACTION]))
             if _matches(after, agent, target):
                 self._reroot(child)
                 return True
-            if ints[search_tree.I_VISITS, child] < 2:
+            if ints[child, search_tree.I_VISITS] < 2:
                 continue
-            grand_first = ints[search_tree.I_FIRST, child]
-            for grand in range(grand_first, grand_first + ints[search_tree.I_COUNT, child]):
+            grand_first = ints[child, search_tree.I_FIRST]
+            for grand in range(grand_first, grand_first + ints[child, search_tree.I_COUNT]):
                 reply = copy_unchecked(after)
-                reply.step(int(ints[search_tree.I_ACTION, grand]))
+                reply.step(int(ints[grand, search_tree.I_ACTION]))
                 if _matches(reply, agent, target):
                     self._reroot(grand)
                     return True

@@ -2,13 +2,15 @@
 back it up. Both search paths (native and generic) and every agent (UCT, RAVE, PUCT) use
 these functions; nothing here knows about games or environments.
 
-Layout (struct of arrays, one column per node, node 0 is the root):
+Layout (one row per node, node 0 is the root; a node's fields share a cache line or two, and
+a new tree touches only the memory its nodes use: with one array per field, selection read
+four scattered rows per child and a fresh tree zeroed a huge page per field):
 
-- ``ints`` (int32, ``(NUM_INT_FIELDS, max_nodes)``): parent, action leading to the node,
+- ``ints`` (int32, ``(max_nodes, NUM_INT_FIELDS)``): parent, action leading to the node,
   first child and child count (children are contiguous), player to move at the node
   (``NO_PLAYER`` until the node is expanded), solver status, visits, AMAF visits, and for a
   solved node the plies to the end of its proven line (the fastest win, the slowest loss).
-- ``floats`` (float64, ``(NUM_FLOAT_FIELDS, max_nodes)``): value sum, prior, AMAF value sum,
+- ``floats`` (float64, ``(max_nodes, NUM_FLOAT_FIELDS)``): value sum, prior, AMAF value sum,
   two fields :func:`backup` keeps so that selection needs no division, square root or
   logarithm per child: the mean value (0 while unvisited) and ``1 / sqrt(visits)``, and the
   sum of squared values (kept by :func:`backup_tuned` only, for UCB1-tuned).
@@ -72,8 +74,8 @@ def new_tree(max_nodes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     Pages are only touched when nodes are used, so a large bound costs no memory up front.
     """
-    ints = np.zeros((NUM_INT_FIELDS, max_nodes), dtype=np.int32)
-    floats = np.zeros((NUM_FLOAT_FIELDS, max_nodes), dtype=np.float64)
+    ints = np.zeros((max_nodes, NUM_INT_FIELDS), dtype=np.int32)
+    floats = np.zeros((max_nodes, NUM_FLOAT_FIELDS), dtype=np.float64)
     meta = np.zeros(NUM_META, dtype=np.int64)
     return ints, floats, meta
 
@@ -83,13 +85,13 @@ def tree_reset(ints, floats, meta, player):
     """Make the tree a single unexpanded root with ``player`` to move."""
     meta[M_NODES] = 1
     meta[M_FULL] = 0
-    for f in range(ints.shape[0]):
-        ints[f, 0] = 0
-    for f in range(floats.shape[0]):
-        floats[f, 0] = 0.0
-    ints[I_PARENT, 0] = -1
-    ints[I_ACTION, 0] = -1
-    ints[I_PLAYER, 0] = player
+    for f in range(ints.shape[1]):
+        ints[0, f] = 0
+    for f in range(floats.shape[1]):
+        floats[0, f] = 0.0
+    ints[0, I_PARENT] = -1
+    ints[0, I_ACTION] = -1
+    ints[0, I_PLAYER] = player
 
 
 @njit(cache=True)
@@ -108,23 +110,23 @@ def shuffle_together(actions, priors, count, rng):
 @njit(cache=True)
 def expand(ints, floats, meta, node, player, actions, priors, count):
     """Give ``node`` (``player`` to move) one child per action; False if the tree is full."""
-    ints[I_PLAYER, node] = player
+    ints[node, I_PLAYER] = player
     first = meta[M_NODES]
-    if first + count > ints.shape[1]:
+    if first + count > ints.shape[0]:
         meta[M_FULL] = 1
         return False
     for i in range(count):
         child = first + i
-        for f in range(ints.shape[0]):
-            ints[f, child] = 0
-        ints[I_PARENT, child] = node
-        ints[I_ACTION, child] = actions[i]
-        ints[I_PLAYER, child] = NO_PLAYER
-        for f in range(floats.shape[0]):
-            floats[f, child] = 0.0
-        floats[F_PRIOR, child] = priors[i]
-    ints[I_FIRST, node] = first
-    ints[I_COUNT, node] = count
+        for f in range(ints.shape[1]):
+            ints[child, f] = 0
+        ints[child, I_PARENT] = node
+        ints[child, I_ACTION] = actions[i]
+        ints[child, I_PLAYER] = NO_PLAYER
+        for f in range(floats.shape[1]):
+            floats[child, f] = 0.0
+        floats[child, F_PRIOR] = priors[i]
+    ints[node, I_FIRST] = first
+    ints[node, I_COUNT] = count
     meta[M_NODES] = first + count
     return True
 
@@ -144,16 +146,16 @@ def select_child(ints, floats, node, mode, exploration, rave_equivalence, tuned=
     ``var`` the child's value variance: the formula of the paper for values in [-1, 1]
     (whose largest variance is 1), equal to UCT's while a child has few visits.
     """
-    first = ints[I_FIRST, node]
-    last = first + ints[I_COUNT, node]
-    parent_visits = max(ints[I_VISITS, node], 1)
+    first = ints[node, I_FIRST]
+    last = first + ints[node, I_COUNT]
+    parent_visits = max(ints[node, I_VISITS], 1)
     best = -1
     best_score = -math.inf
     if mode == MODE_UCT and not tuned:  # the hot loop: no division, sqrt or log per child
         weight = exploration * math.sqrt(math.log(parent_visits))
         for child in range(first, last):
-            status = ints[I_SOLVED, child]
-            n = ints[I_VISITS, child]
+            status = ints[child, I_SOLVED]
+            n = ints[child, I_VISITS]
             if status != UNSOLVED or n == 0:
                 if status == WIN:
                     return child
@@ -161,7 +163,7 @@ def select_child(ints, floats, node, mode, exploration, rave_equivalence, tuned=
                     continue
                 if n == 0:
                     return child
-            score = floats[F_MEAN, child] + weight * floats[F_INV_SQRT, child]
+            score = floats[child, F_MEAN] + weight * floats[child, F_INV_SQRT]
             if score > best_score:
                 best_score = score
                 best = child
@@ -172,31 +174,31 @@ def select_child(ints, floats, node, mode, exploration, rave_equivalence, tuned=
     beta = math.sqrt(rave_equivalence / (3.0 * parent_visits + rave_equivalence))
     tuned_bonus = 4.0 * math.sqrt(2.0 * log_n)  # times 1 / sqrt(n): 4 sqrt(2 ln N / n)
     for child in range(first, last):
-        status = ints[I_SOLVED, child]
+        status = ints[child, I_SOLVED]
         if status == WIN:
             return child
         if status == LOSS:
             continue
-        n = ints[I_VISITS, child]
-        q = floats[F_MEAN, child]
+        n = ints[child, I_VISITS]
+        q = floats[child, F_MEAN]
         if mode == MODE_PUCT:
-            score = q + exploration * floats[F_PRIOR, child] * sqrt_n / (1.0 + n)
+            score = q + exploration * floats[child, F_PRIOR] * sqrt_n / (1.0 + n)
             if score > best_score:
                 best_score = score
                 best = child
             continue
         if n == 0:
-            if mode != MODE_RAVE or ints[I_AMAF_N, child] == 0:
+            if mode != MODE_RAVE or ints[child, I_AMAF_N] == 0:
                 return child
-            score = floats[F_AMAF, child] / ints[I_AMAF_N, child] + weight
+            score = floats[child, F_AMAF] / ints[child, I_AMAF_N] + weight
         else:
-            inv_sqrt = floats[F_INV_SQRT, child]
+            inv_sqrt = floats[child, F_INV_SQRT]
             explore = weight * inv_sqrt
             if tuned:
-                variance = floats[F_SQUARES, child] / n - q * q
+                variance = floats[child, F_SQUARES] / n - q * q
                 explore *= math.sqrt(min(1.0, variance + tuned_bonus * inv_sqrt))
-            if mode == MODE_RAVE and ints[I_AMAF_N, child] > 0:
-                q_amaf = floats[F_AMAF, child] / ints[I_AMAF_N, child]
+            if mode == MODE_RAVE and ints[child, I_AMAF_N] > 0:
+                q_amaf = floats[child, F_AMAF] / ints[child, I_AMAF_N]
                 score = (1.0 - beta) * q + beta * q_amaf + explore
             else:
                 score = q + explore
@@ -209,16 +211,16 @@ def select_child(ints, floats, node, mode, exploration, rave_equivalence, tuned=
 @njit(cache=True)
 def open_child(ints, floats, node, exploration):
     """The unsolved child of ``node`` to search (UCT; unvisited ones first), or -1."""
-    first = ints[I_FIRST, node]
-    weight = exploration * math.sqrt(math.log(max(ints[I_VISITS, node], 1)))
+    first = ints[node, I_FIRST]
+    weight = exploration * math.sqrt(math.log(max(ints[node, I_VISITS], 1)))
     best = -1
     best_score = -math.inf
-    for child in range(first, first + ints[I_COUNT, node]):
-        if ints[I_SOLVED, child] != UNSOLVED:
+    for child in range(first, first + ints[node, I_COUNT]):
+        if ints[child, I_SOLVED] != UNSOLVED:
             continue
-        if ints[I_VISITS, child] == 0:
+        if ints[child, I_VISITS] == 0:
             return child
-        score = floats[F_MEAN, child] + weight * floats[F_INV_SQRT, child]
+        score = floats[child, F_MEAN] + weight * floats[child, F_INV_SQRT]
         if score > best_score:
             best_score = score
             best = child
@@ -228,23 +230,23 @@ def open_child(ints, floats, node, exploration):
 @njit(cache=True)
 def mover_of(ints, node):
     """The player who made the move into ``node`` (for the root: the opponent of its player)."""
-    parent = ints[I_PARENT, node]
+    parent = ints[node, I_PARENT]
     if parent < 0:
-        return 1 - ints[I_PLAYER, node]
-    return ints[I_PLAYER, parent]
+        return 1 - ints[node, I_PLAYER]
+    return ints[parent, I_PLAYER]
 
 
 @njit(cache=True)
 def backup(ints, floats, node, r0):
     """Add one visit with result ``r0`` (for player 0) to ``node`` and its ancestors."""
     while node >= 0:
-        parent = ints[I_PARENT, node]
-        n = ints[I_VISITS, node] + 1
-        ints[I_VISITS, node] = n
-        value = floats[F_VALUE, node] + (r0 if mover_of(ints, node) == 0 else -r0)
-        floats[F_VALUE, node] = value
-        floats[F_MEAN, node] = value / n
-        floats[F_INV_SQRT, node] = 1.0 / math.sqrt(n)
+        parent = ints[node, I_PARENT]
+        n = ints[node, I_VISITS] + 1
+        ints[node, I_VISITS] = n
+        value = floats[node, F_VALUE] + (r0 if mover_of(ints, node) == 0 else -r0)
+        floats[node, F_VALUE] = value
+        floats[node, F_MEAN] = value / n
+        floats[node, F_INV_SQRT] = 1.0 / math.sqrt(n)
         node = parent
 
 
@@ -254,14 +256,14 @@ def backup_tuned(ints, floats, node, r0):
     backup(ints, floats, node, r0)
     square = r0 * r0
     while node >= 0:
-        floats[F_SQUARES, node] += square
-        node = ints[I_PARENT, node]
+        floats[node, F_SQUARES] += square
+        node = ints[node, I_PARENT]
 
 
 @njit(cache=True)
 def solved_r0(ints, node):
     """The exact result for player 0 of a solved node."""
-    status = ints[I_SOLVED, node]
+    status = ints[node, I_SOLVED]
     if status == DRAW:
         return 0.0
     value = 1.0 if status == WIN else -1.0
@@ -273,8 +275,8 @@ def _status_of_children(ints, node):
     """``(status, plies)`` of ``node`` for the player to move there, from its children: the
     solver status and the plies to the end of the proven line (the fastest win among the
     children proven so far, else the slowest loss; a draw: its shortest line)."""
-    first = ints[I_FIRST, node]
-    count = ints[I_COUNT, node]
+    first = ints[node, I_FIRST]
+    count = ints[node, I_COUNT]
     if count == 0:
         return UNSOLVED, 0
     win = -1
@@ -282,8 +284,8 @@ def _status_of_children(ints, node):
     loss = -1
     any_open = False
     for child in range(first, first + count):
-        status = ints[I_SOLVED, child]
-        plies = ints[I_PROOF, child]
+        status = ints[child, I_SOLVED]
+        plies = ints[child, I_PROOF]
         if status == WIN:
             if win < 0 or plies < win:
                 win = plies
@@ -316,18 +318,18 @@ def mark_terminal(ints, node, r0):
 def mark_proven(ints, node, status, plies):
     """Record that ``node`` is proven (``status`` for its mover, ``plies`` to the end of the
     proven line) and propagate proofs to its ancestors."""
-    ints[I_SOLVED, node] = status
-    ints[I_PROOF, node] = plies
-    node = ints[I_PARENT, node]
+    ints[node, I_SOLVED] = status
+    ints[node, I_PROOF] = plies
+    node = ints[node, I_PARENT]
     while node >= 0:
         status, plies = _status_of_children(ints, node)
         if status == UNSOLVED:
             return
-        if status != DRAW and mover_of(ints, node) != ints[I_PLAYER, node]:
+        if status != DRAW and mover_of(ints, node) != ints[node, I_PLAYER]:
             status = LOSS if status == WIN else WIN
-        ints[I_SOLVED, node] = status
-        ints[I_PROOF, node] = plies
-        node = ints[I_PARENT, node]
+        ints[node, I_SOLVED] = status
+        ints[node, I_PROOF] = plies
+        node = ints[node, I_PARENT]
 
 
 @njit(cache=True)
@@ -346,13 +348,13 @@ def rave_update(ints, floats, meta, stamp, path, depth, moves, players, start, e
     for i in range(depth - 1, -1, -1):
         stamp[players[start + i], moves[start + i]] = epoch
         node = path[i]
-        player = ints[I_PLAYER, node]
+        player = ints[node, I_PLAYER]
         reward = r0 if player == 0 else -r0
-        first = ints[I_FIRST, node]
-        for child in range(first, first + ints[I_COUNT, node]):
-            if stamp[player, ints[I_ACTION, child]] == epoch:
-                ints[I_AMAF_N, child] += 1
-                floats[F_AMAF, child] += reward
+        first = ints[node, I_FIRST]
+        for child in range(first, first + ints[node, I_COUNT]):
+            if stamp[player, ints[child, I_ACTION]] == epoch:
+                ints[child, I_AMAF_N] += 1
+                floats[child, F_AMAF] += reward
 
 
 @njit(cache=True)
@@ -360,32 +362,32 @@ def best_root_child(ints, floats):
     """The move to play: the proven win with the shortest proven line; else the most visited
     child that is not a proven loss (the higher mean value breaks ties); if every child is a
     proven loss, the one that loses last."""
-    first = ints[I_FIRST, 0]
+    first = ints[0, I_FIRST]
     best = -1
-    for child in range(first, first + ints[I_COUNT, 0]):
+    for child in range(first, first + ints[0, I_COUNT]):
         if best == -1:
             best = child
             continue
-        status, best_status = ints[I_SOLVED, child], ints[I_SOLVED, best]
+        status, best_status = ints[child, I_SOLVED], ints[best, I_SOLVED]
         if (status == WIN) != (best_status == WIN):
             if status == WIN:
                 best = child
             continue
         if status == WIN:
-            if ints[I_PROOF, child] < ints[I_PROOF, best]:
+            if ints[child, I_PROOF] < ints[best, I_PROOF]:
                 best = child
             continue
         if (status == LOSS) != (best_status == LOSS):
             if best_status == LOSS:
                 best = child
             continue
-        if status == LOSS and ints[I_PROOF, child] != ints[I_PROOF, best]:
-            if ints[I_PROOF, child] > ints[I_PROOF, best]:
+        if status == LOSS and ints[child, I_PROOF] != ints[best, I_PROOF]:
+            if ints[child, I_PROOF] > ints[best, I_PROOF]:
                 best = child
             continue
-        visits, best_visits = ints[I_VISITS, child], ints[I_VISITS, best]
+        visits, best_visits = ints[child, I_VISITS], ints[best, I_VISITS]
         if visits > best_visits or (
-            visits == best_visits and floats[F_MEAN, child] > floats[F_MEAN, best]
+            visits == best_visits and floats[child, F_MEAN] > floats[best, F_MEAN]
         ):
             best = child
     return best
@@ -395,25 +397,25 @@ def best_root_child(ints, floats):
 def compact_subtree(ints, floats, root, new_ints, new_floats, new_meta):
     """Copy the subtree under ``root`` into the new buffers (breadth first, children kept
     contiguous); ``root`` becomes node 0. Returns the number of nodes copied."""
-    for f in range(ints.shape[0]):
-        new_ints[f, 0] = ints[f, root]
-    for f in range(floats.shape[0]):
-        new_floats[f, 0] = floats[f, root]
-    new_ints[I_PARENT, 0] = -1
-    new_ints[I_ACTION, 0] = -1
+    for f in range(ints.shape[1]):
+        new_ints[0, f] = ints[root, f]
+    for f in range(floats.shape[1]):
+        new_floats[0, f] = floats[root, f]
+    new_ints[0, I_PARENT] = -1
+    new_ints[0, I_ACTION] = -1
     size = 1
     head = 0
     while head < size:
-        old = new_ints[I_FIRST, head]
-        count = new_ints[I_COUNT, head]
+        old = new_ints[head, I_FIRST]
+        count = new_ints[head, I_COUNT]
         if count > 0:
-            new_ints[I_FIRST, head] = size
+            new_ints[head, I_FIRST] = size
             for i in range(count):
-                for f in range(ints.shape[0]):
-                    new_ints[f, size + i] = ints[f, old + i]
-                for f in range(floats.shape[0]):
-                    new_floats[f, size + i] = floats[f, old + i]
-                new_ints[I_PARENT, size + i] = head
+                for f in range(ints.shape[1]):
+                    new_ints[size + i, f] = ints[old + i, f]
+                for f in range(floats.shape[1]):
+                    new_floats[size + i, f] = floats[old + i, f]
+                new_ints[size + i, I_PARENT] = head
             size += count
         head += 1
     new_meta[M_NODES] = size
@@ -428,12 +430,12 @@ def kept_nodes(ints, min_visits):
     stack = [0]
     while stack:
         node = stack.pop()
-        if node == 0 or ints[I_VISITS, node] >= min_visits:
-            first = ints[I_FIRST, node]
-            count = ints[I_COUNT, node]
+        if node == 0 or ints[node, I_VISITS] >= min_visits:
+            first = ints[node, I_FIRST]
+            count = ints[node, I_COUNT]
             kept += count
             for child in range(first, first + count):
-                if ints[I_COUNT, child] > 0:
+                if ints[child, I_COUNT] > 0:
                     stack.append(child)
     return kept
 
@@ -443,26 +445,26 @@ def prune(ints, floats, meta, new_ints, new_floats, new_meta, min_visits):
     """Copy the tree into the new buffers, dropping the children of every node (but the root)
     visited fewer than ``min_visits`` times; such a node keeps its own statistics and is
     expanded again when the search comes back to it. Returns the nodes kept."""
-    for f in range(ints.shape[0]):
-        new_ints[f, 0] = ints[f, 0]
-    for f in range(floats.shape[0]):
-        new_floats[f, 0] = floats[f, 0]
+    for f in range(ints.shape[1]):
+        new_ints[0, f] = ints[0, f]
+    for f in range(floats.shape[1]):
+        new_floats[0, f] = floats[0, f]
     size = 1
     head = 0
     while head < size:
-        old = new_ints[I_FIRST, head]
-        count = new_ints[I_COUNT, head]
-        if count > 0 and head > 0 and new_ints[I_VISITS, head] < min_visits:
-            new_ints[I_FIRST, head] = 0
-            new_ints[I_COUNT, head] = 0
+        old = new_ints[head, I_FIRST]
+        count = new_ints[head, I_COUNT]
+        if count > 0 and head > 0 and new_ints[head, I_VISITS] < min_visits:
+            new_ints[head, I_FIRST] = 0
+            new_ints[head, I_COUNT] = 0
         elif count > 0:
-            new_ints[I_FIRST, head] = size
+            new_ints[head, I_FIRST] = size
             for i in range(count):
-                for f in range(ints.shape[0]):
-                    new_ints[f, size + i] = ints[f, old + i]
-                for f in range(floats.shape[0]):
-                    new_floats[f, size + i] = floats[f, old + i]
-                new_ints[I_PARENT, size + i] = head
+                for f in range(ints.shape[1]):
+                    new_ints[size + i, f] = ints[old + i, f]
+                for f in range(floats.shape[1]):
+                    new_floats[size + i, f] = floats[old + i, f]
+                new_ints[size + i, I_PARENT] = head
             size += count
         head += 1
     new_meta[M_NODES] = size

@@ -53,14 +53,14 @@ class TreeNode:
 
 def _ranked_children(ints: np.ndarray, floats: np.ndarray, node: int) -> np.ndarray:
     """The children of ``node``, proven wins first, then by visits, then by mean value."""
-    first, count = int(ints[search_tree.I_FIRST, node]), int(ints[search_tree.I_COUNT, node])
+    first, count = int(ints[node, search_tree.I_FIRST]), int(ints[node, search_tree.I_COUNT])
     children = np.arange(first, first + count)
     if count == 0:
         return children
-    won = ints[search_tree.I_SOLVED, children] == search_tree.WIN
-    lost = ints[search_tree.I_SOLVED, children] == search_tree.LOSS
+    won = ints[children, search_tree.I_SOLVED] == search_tree.WIN
+    lost = ints[children, search_tree.I_SOLVED] == search_tree.LOSS
     order = np.lexsort(
-        (-floats[search_tree.F_MEAN, children], -ints[search_tree.I_VISITS, children], lost, ~won)
+        (-floats[children, search_tree.F_MEAN], -ints[children, search_tree.I_VISITS], lost, ~won)
     )
     return children[order]
 
@@ -71,13 +71,13 @@ def _node(ints: np.ndarray, floats: np.ndarray, node: int, depth: int, width: in
         ranked = _ranked_children(ints, floats, node)[:width]
         children = tuple(_node(ints, floats, int(c), depth - 1, width) for c in ranked)
     return TreeNode(
-        action=int(ints[search_tree.I_ACTION, node]),
-        visits=int(ints[search_tree.I_VISITS, node]),
-        value=float(floats[search_tree.F_MEAN, node]),
-        proven=STATUS_NAMES.get(int(ints[search_tree.I_SOLVED, node])),
-        proof_plies=int(ints[search_tree.I_PROOF, node]),
+        action=int(ints[node, search_tree.I_ACTION]),
+        visits=int(ints[node, search_tree.I_VISITS]),
+        value=float(floats[node, search_tree.F_MEAN]),
+        proven=STATUS_NAMES.get(int(ints[node, search_tree.I_SOLVED])),
+        proof_plies=int(ints[node, search_tree.I_PROOF]),
         children=children,
-        child_count=int(ints[search_tree.I_COUNT, node]),
+        child_count=int(ints[node, search_tree.I_COUNT]),
     )
 
 
@@ -91,11 +91,11 @@ def snapshot(
     )
     line = []
     node = 0
-    while len(line) < PV_LENGTH and ints[search_tree.I_COUNT, node] > 0:
+    while len(line) < PV_LENGTH and ints[node, search_tree.I_COUNT] > 0:
         best = _ranked_children(ints, floats, node)[0]
-        if ints[search_tree.I_VISITS, best] == 0:
+        if ints[best, search_tree.I_VISITS] == 0:
             break
-        line.append(int(ints[search_tree.I_ACTION, best]))
+        line.append(int(ints[best, search_tree.I_ACTION]))
         node = int(best)
     return root, tuple(line)
 

@@ -70,11 +70,11 @@ def test_a_proven_loss_gets_no_policy_mass() -> None:
     search.run([0], uniform_evaluator)
     policy = search.policies([0])[0]
     ints = search.trees[0][0]
-    first, count = ints[tree.I_FIRST, 0], ints[tree.I_COUNT, 0]
+    first, count = ints[0, tree.I_FIRST], ints[0, tree.I_COUNT]
     lost = [
-        int(ints[tree.I_ACTION, c])
+        int(ints[c, tree.I_ACTION])
         for c in range(first, first + count)
-        if ints[tree.I_SOLVED, c] == tree.LOSS
+        if ints[c, tree.I_SOLVED] == tree.LOSS
     ]
     assert lost and 2 not in lost
     assert policy[lost].sum() == 0
@@ -86,18 +86,18 @@ def test_tree_reuse_keeps_the_subtree_of_the_move() -> None:
     search = BatchedSearch(game, 1, simulations=50, seed=3)
     search.run([0], uniform_evaluator)
     ints = search.trees[0][0]
-    first, count = ints[tree.I_FIRST, 0], ints[tree.I_COUNT, 0]
+    first, count = ints[0, tree.I_FIRST], ints[0, tree.I_COUNT]
     action = int(search.choose([0])[0])
-    child = next(c for c in range(first, first + count) if ints[tree.I_ACTION, c] == action)
-    visits = int(ints[tree.I_VISITS, child])
+    child = next(c for c in range(first, first + count) if ints[c, tree.I_ACTION] == action)
+    visits = int(ints[child, tree.I_VISITS])
     assert visits > 0
     search.play(0, action)
-    assert int(search.trees[0][0][tree.I_VISITS, 0]) == visits
+    assert int(search.trees[0][0][0, tree.I_VISITS]) == visits
     assert search.state(0).history() == [action]
     fresh = BatchedSearch(game, 1, simulations=50, seed=3, reuse_tree=False)
     fresh.run([0], uniform_evaluator)
     fresh.play(0, action)
-    assert int(fresh.trees[0][0][tree.I_VISITS, 0]) == 0
+    assert int(fresh.trees[0][0][0, tree.I_VISITS]) == 0
 
 
 def test_an_illegal_move_is_refused_and_changes_nothing() -> None:

@@ -151,11 +151,11 @@ def test_the_adaptive_return_scale_rescales_stored_values_exactly():
         returns[child].append(value)
         search_tree.backup(ints, floats, child, scale.normalise(value, tree))
     for child, values in returns.items():
-        stored = scale.to_return(np.array([floats[search_tree.F_MEAN, child]]))[0]
+        stored = scale.to_return(np.array([floats[child, search_tree.F_MEAN]]))[0]
         assert stored == pytest.approx(np.mean(values))
     everything = [v for values in returns.values() for v in values]
     assert (scale.low, scale.high) == (min(everything), max(everything))
-    root_mean = -floats[search_tree.F_VALUE, 0] / ints[search_tree.I_VISITS, 0]
+    root_mean = -floats[0, search_tree.F_VALUE] / ints[0, search_tree.I_VISITS]
     assert scale.to_return(np.array([root_mean]))[0] == pytest.approx(np.mean(everything))
 
 

@@ -42,8 +42,8 @@ def test_the_inline_play_out_and_the_rollout_evaluator_search_alike(game_class) 
     evaluated = searched_tree(game, rollout_value, UCT)
     nodes = int(inline[2][search_tree.M_NODES])
     assert nodes == int(evaluated[2][search_tree.M_NODES]) > 1
-    assert np.array_equal(inline[0][:, :nodes], evaluated[0][:, :nodes])
-    assert np.allclose(inline[1][:, :nodes], evaluated[1][:, :nodes])
+    assert np.array_equal(inline[0][:nodes], evaluated[0][:nodes])
+    assert np.allclose(inline[1][:nodes], evaluated[1][:nodes])
 
 
 @pytest.mark.parametrize("game_class", REGISTRY.families(), ids=lambda c: c.name)
@@ -65,7 +65,7 @@ def test_external_evaluation_equals_the_compiled_loop(game_class) -> None:
     while done < 200:
         done += run_simulations(game.kernels, None, game.params, state.data, tree, PUCT, rng,
                                 workspace, NO_DATA, 200 - done, True)  # fmt: skip
-        if done == 200 or tree[0][search_tree.I_SOLVED, 0] != search_tree.UNSOLVED:
+        if done == 200 or tree[0][0, search_tree.I_SOLVED] != search_tree.UNSOLVED:
             break
         stops += 1
         leaf = GameState(game, workspace[0].copy())
@@ -80,8 +80,8 @@ def test_external_evaluation_equals_the_compiled_loop(game_class) -> None:
     assert stops > 0
     nodes = int(compiled[2][search_tree.M_NODES])
     assert int(tree[2][search_tree.M_NODES]) == nodes > 1
-    assert np.array_equal(tree[0][:, :nodes], compiled[0][:, :nodes])
-    assert np.allclose(tree[1][:, :nodes], compiled[1][:, :nodes])
+    assert np.array_equal(tree[0][:nodes], compiled[0][:nodes])
+    assert np.allclose(tree[1][:nodes], compiled[1][:nodes])
 
 
 def test_a_full_tree_is_pruned_and_keeps_growing() -> None:
@@ -104,14 +104,14 @@ def test_pruning_drops_only_the_children_of_rarely_visited_nodes() -> None:
     assert kept == search_tree.kept_nodes(tree[0], 8) < tree[2][search_tree.M_NODES]
     ints = spare[0]
     for node in range(1, kept):
-        if ints[search_tree.I_COUNT, node] > 0:
-            assert ints[search_tree.I_VISITS, node] >= 8
-            first = ints[search_tree.I_FIRST, node]
+        if ints[node, search_tree.I_COUNT] > 0:
+            assert ints[node, search_tree.I_VISITS] >= 8
+            first = ints[node, search_tree.I_FIRST]
             assert all(
-                ints[search_tree.I_PARENT, c] == node
-                for c in range(first, first + ints[search_tree.I_COUNT, node])
+                ints[c, search_tree.I_PARENT] == node
+                for c in range(first, first + ints[node, search_tree.I_COUNT])
             )
-    assert ints[search_tree.I_VISITS, 0] == tree[0][search_tree.I_VISITS, 0]
+    assert ints[0, search_tree.I_VISITS] == tree[0][0, search_tree.I_VISITS]
 
 
 def test_puct_reuses_its_tree() -> None:

@@ -109,17 +109,17 @@ def _root_with_children(visits, means, squares, amaf=None):
     search_tree.tree_reset(ints, floats, meta, 0)
     count = len(visits)
     search_tree.expand(ints, floats, meta, 0, 0, np.arange(count), np.full(count, 1 / count), count)
-    ints[search_tree.I_VISITS, 0] = sum(visits)
+    ints[0, search_tree.I_VISITS] = sum(visits)
     for i, (n, q, sq) in enumerate(zip(visits, means, squares, strict=True)):
         child = 1 + i
-        ints[search_tree.I_VISITS, child] = n
-        floats[search_tree.F_VALUE, child] = q * n
-        floats[search_tree.F_MEAN, child] = q
-        floats[search_tree.F_INV_SQRT, child] = 1 / math.sqrt(n)
-        floats[search_tree.F_SQUARES, child] = sq
+        ints[child, search_tree.I_VISITS] = n
+        floats[child, search_tree.F_VALUE] = q * n
+        floats[child, search_tree.F_MEAN] = q
+        floats[child, search_tree.F_INV_SQRT] = 1 / math.sqrt(n)
+        floats[child, search_tree.F_SQUARES] = sq
         if amaf is not None:
-            ints[search_tree.I_AMAF_N, child] = amaf[i][0]
-            floats[search_tree.F_AMAF, child] = amaf[i][1]
+            ints[child, search_tree.I_AMAF_N] = amaf[i][0]
+            floats[child, search_tree.F_AMAF] = amaf[i][1]
     return ints, floats, meta
 
 
@@ -141,8 +141,8 @@ def test_ucb1_tuned_explores_the_uncertain_child_more_than_uct():
 def test_backup_tuned_keeps_the_sums_of_squares():
     ints, floats, _ = _root_with_children([1, 1], [0.0, 0.0], [0.0, 0.0])
     search_tree.backup_tuned(ints, floats, 1, -0.5)
-    assert floats[search_tree.F_SQUARES, 1] == 0.25 and floats[search_tree.F_SQUARES, 0] == 0.25
-    assert ints[search_tree.I_VISITS, 1] == 2
+    assert floats[1, search_tree.F_SQUARES] == 0.25 and floats[0, search_tree.F_SQUARES] == 0.25
+    assert ints[1, search_tree.I_VISITS] == 2
 
 
 def test_poolrave_pools_hold_the_best_amaf_moves():
@@ -150,8 +150,8 @@ def test_poolrave_pools_hold_the_best_amaf_moves():
     ints, floats, meta = _root_with_children([3, 9, 1, 2, 4], [0.0] * 5, [0.0] * 5, amaf)
     # the most visited child (action 1) has children of its own
     search_tree.expand(ints, floats, meta, 2, 1, np.array([7, 8]), np.array([0.5, 0.5]), 2)
-    ints[search_tree.I_AMAF_N, 6:8] = 4
-    floats[search_tree.F_AMAF, 6:8] = (-4.0, 3.0)
+    ints[6:8, search_tree.I_AMAF_N] = 4
+    floats[6:8, search_tree.F_AMAF] = (-4.0, 3.0)
     pools = np.zeros((2, 4), dtype=np.int64)
     refresh_pools((ints, floats, meta), pools, 3)
     assert pools[0].tolist() == [3, 1, 4, 0]  # AMAF means 0.9, 0.5, 0.2 (untried: left out)
