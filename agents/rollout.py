@@ -97,31 +97,34 @@ def expansion_flags(*, decisive: bool, local: bool) -> int:
 
 
 @njit(cache=True)
+def _amaf_mean(ints, floats, node):
+    return floats[node, F_AMAF] / ints[node, I_AMAF_N]
+
+
+@njit(cache=True)
 def _fill_pool(ints, floats, node, pools, side, size):
     """Put the (at most) ``size`` children of ``node`` with the best AMAF means into
-    ``pools[side]`` (insertion into a short sorted list)."""
-    pools[side, 0] = 0
-    best = np.empty(size, dtype=np.float64)
-    first = ints[node, I_FIRST]
+    ``pools[side]`` (insertion into a short sorted list of child nodes, which become their
+    actions at the end; nothing is allocated, as the search loop allows)."""
     kept = 0
+    first = ints[node, I_FIRST]
     for child in range(first, first + ints[node, I_COUNT]):
-        n = ints[child, I_AMAF_N]
-        if n == 0:
+        if ints[child, I_AMAF_N] == 0:
             continue
-        value = floats[child, F_AMAF] / n
+        value = _amaf_mean(ints, floats, child)
         if kept < size:
             position = kept
             kept += 1
-        elif value <= best[size - 1]:
+        elif value <= _amaf_mean(ints, floats, pools[side, size]):
             continue
         else:
             position = size - 1
-        while position > 0 and best[position - 1] < value:
-            best[position] = best[position - 1]
+        while position > 0 and _amaf_mean(ints, floats, pools[side, position]) < value:
             pools[side, position + 1] = pools[side, position]
             position -= 1
-        best[position] = value
-        pools[side, position + 1] = ints[child, I_ACTION]
+        pools[side, position + 1] = child
+    for i in range(1, kept + 1):
+        pools[side, i] = ints[pools[side, i], I_ACTION]
     pools[side, 0] = kept
 
 

@@ -9,6 +9,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from numba.core.errors import TypingError
 
 from agents import MCTSAgent, PUCTAgent
 from agents import tree as search_tree
@@ -154,3 +155,17 @@ def test_per_game_specialisations_load_from_the_cache(tmp_path) -> None:
     first, second = ([int(x) for x in run.stdout.split()] for run in runs)
     assert first == [0, 1]  # compiled and saved
     assert second == [1, 0]  # loaded
+
+
+def test_an_evaluator_that_allocates_is_refused_when_the_loop_compiles() -> None:
+    """The loop runs without numba's reference counting: code it calls must not allocate,
+    and numba says so at compile time instead of leaking or crashing."""
+    from numba import njit as plain_njit
+
+    @plain_njit
+    def allocating_value(kernels, params, state, rng, workspace, moves, players, count, tree, data):
+        scratch = np.zeros(2)
+        return scratch[0], count
+
+    with pytest.raises(TypingError, match=r"NRT required|Only accept returning of array"):
+        searched_tree(REGISTRY.make("tictactoe"), allocating_value, UCT, simulations=5)

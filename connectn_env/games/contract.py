@@ -37,6 +37,12 @@ themselves. Each field is a function decorated with :func:`compiled_kernel`:
 Compiled clients take the kernels as an argument and are specialised per game by numba.
 :func:`compiled_kernel` gives every kernel a stable identity so that those specialisations
 are cached on disk like any ``@njit(cache=True)`` function.
+
+Every kernel but ``new_workspace`` (and a game's tactics) must not allocate: no new arrays, no
+slice copies between arrays, no arrays returned. The search loop
+(:func:`agents.loop.run_simulations`) is compiled without numba's reference counting, which
+it inherits; numba refuses an allocating kernel there with a ``TypingError`` when it compiles
+the loop.
 """
 
 from __future__ import annotations

@@ -426,7 +426,8 @@ def _defences(tws, player, out):
             out[count] = candidates[i]
             count += 1
     if count == 0:
-        out[:cells] = candidates[:cells]
+        for i in range(cells):  # (a slice copy may allocate: not in the search loop)
+            out[i] = candidates[i]
         count = cells
     counters[C_EPOCH] += 1
     stamp, epoch = tws[9], counters[C_EPOCH]
