@@ -3,12 +3,14 @@ pruning at the node limit, PUCT's tree reuse, and the cache of its per-game spec
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 import textwrap
 
 import numpy as np
 import pytest
+from numba import njit
 from numba.core.errors import TypingError
 
 from agents import MCTSAgent, PUCTAgent
@@ -160,12 +162,30 @@ def test_per_game_specialisations_load_from_the_cache(tmp_path) -> None:
 def test_an_evaluator_that_allocates_is_refused_when_the_loop_compiles() -> None:
     """The loop runs without numba's reference counting: code it calls must not allocate,
     and numba says so at compile time instead of leaking or crashing."""
-    from numba import njit as plain_njit
 
-    @plain_njit
+    @njit
     def allocating_value(kernels, params, state, rng, workspace, moves, players, count, tree, data):
         scratch = np.zeros(2)
         return scratch[0], count
 
     with pytest.raises(TypingError, match=r"NRT required|Only accept returning of array"):
         searched_tree(REGISTRY.make("tictactoe"), allocating_value, UCT, simulations=5)
+
+
+def test_the_lookup_tables_equal_what_the_compiled_code_computes() -> None:
+    """Selection and backup read sqrt(ln n) and 1 / sqrt(n) from tables below TABLE_SIZE and
+    compute them above: both must agree to the last bit (the OpenSpiel cross-check compares
+    visit counts exactly)."""
+
+    @njit
+    def computed(size):
+        sqrt_logs = np.zeros(size)
+        inverse_roots = np.zeros(size)
+        for n in range(1, size):
+            sqrt_logs[n] = math.sqrt(math.log(n))
+            inverse_roots[n] = 1.0 / math.sqrt(n)
+        return sqrt_logs, inverse_roots
+
+    sqrt_logs, inverse_roots = computed(search_tree.TABLE_SIZE)
+    assert np.array_equal(sqrt_logs, search_tree._SQRT_LOG)
+    assert np.array_equal(inverse_roots, search_tree._INV_SQRT)

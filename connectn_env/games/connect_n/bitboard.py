@@ -82,18 +82,22 @@ def _word(state, player):
     return np.uint64(state[S_BITS + player])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called at every move of a play-out: no call overhead
 def has_line(bits, n, height):
     """True if ``bits`` (``height`` bits per column) holds ``n`` in a row in some direction."""
     for step in (1, height, height + 1, height - 1):
         shift = np.uint64(step)
-        m = bits
-        span = 1  # m marks the starts of runs of `span` stones
-        while 2 * span <= n:
-            m &= m >> (shift * np.uint64(span))
-            span *= 2
-        if span < n:
-            m &= m >> (shift * np.uint64(n - span))
+        if n == 4:  # Connect Four: two shifted ANDs
+            m = bits & (bits >> shift)
+            m &= m >> (shift + shift)
+        else:
+            m = bits
+            span = 1  # m marks the starts of runs of `span` stones
+            while 2 * span <= n:
+                m &= m >> (shift * np.uint64(span))
+                span *= 2
+            if span < n:
+                m &= m >> (shift * np.uint64(n - span))
         if m != np.uint64(0):
             return True
     return False
