@@ -141,12 +141,12 @@ def expand(ints, floats, meta, node, player, actions, priors, count):
         return False
     for i in range(count):
         child = first + i
-        for f in range(ints.shape[1]):
+        for f in range(NUM_INT_FIELDS):  # a constant count: stores, not a memset call per row
             ints[child, f] = 0
         ints[child, I_PARENT] = node
         ints[child, I_ACTION] = actions[i]
         ints[child, I_PLAYER] = NO_PLAYER
-        for f in range(floats.shape[1]):
+        for f in range(NUM_FLOAT_FIELDS):
             floats[child, f] = 0.0
         floats[child, F_PRIOR] = priors[i]
     ints[node, I_FIRST] = first
