@@ -21,6 +21,7 @@ from agents.envapi import (
 )
 from agents.generic import EnvPosition
 from agents.loop import new_workspace
+from agents.treepool import tree_pair
 from agents.treeview import SNAPSHOT_DEPTH, SNAPSHOT_WIDTH, TreeNode, snapshot, tree_text
 from connectn_env.games import GameState
 from connectn_env.games.lib.rng import new_rng
@@ -259,10 +260,7 @@ class SearchAgent:
             raise TypeError(f"backend='native' needs one of this suite's envs, got {env!r}")
         self._before_search(state if self.backend != "generic" else None)
         if not self._trees:
-            self._trees = [
-                search_tree.new_tree(self.max_nodes),
-                search_tree.new_tree(self.max_nodes),
-            ]
+            self._trees = tree_pair(self, self.max_nodes)
         start = time.perf_counter()
         key_before = self._root_key
         self._root_key = None  # a failed search leaves no tree to reuse
