@@ -42,6 +42,7 @@ import numpy as np
 from agents import tree as search_tree
 from agents.envstate import EnvSimulator, observation_key
 from agents.search import check_seed, run_budget
+from agents.treepool import tree_pair
 from connectn_env.games.lib.rng import new_rng
 from connectn_env.games.validation import require_bool, require_int, require_number
 
@@ -320,10 +321,7 @@ class MCTSPlanner:
 
     def _tree_buffers(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         if not self._trees:
-            self._trees = [
-                search_tree.new_tree(self.max_nodes),
-                search_tree.new_tree(self.max_nodes),
-            ]
+            self._trees = tree_pair(self, self.max_nodes)
         return self._trees
 
 

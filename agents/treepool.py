@@ -1,4 +1,4 @@
-"""Tree buffers of garbage-collected search agents, kept for the next agent.
+"""Tree buffers of garbage-collected search agents and planners, kept for the next one.
 
 A new tree's memory is mapped lazily: the first search into it faults in (and the kernel zeroes)
 every page it touches, which made a fresh agent's 20,000-simulation Connect Four search a fifth
