@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from agents.tree import F_AMAF, I_ACTION, I_AMAF_N, I_COUNT, I_FIRST, I_PLAYER, I_VISITS
+from agents.tree import I_ACTION, I_AMAF_N, I_COUNT, I_FIRST, I_PLAYER, I_VISITS, amaf_mean
 from connectn_env.games.contract import Outcome, Status, compiled_kernel, random_below
 from connectn_env.games.tactics import DECISIVE, LOCAL, UNDECIDED
 
@@ -97,11 +97,6 @@ def expansion_flags(*, decisive: bool, local: bool) -> int:
 
 
 @njit(cache=True)
-def _amaf_mean(ints, floats, node):
-    return floats[node, F_AMAF] / ints[node, I_AMAF_N]
-
-
-@njit(cache=True)
 def _fill_pool(ints, floats, node, pools, side, size):
     """Put the (at most) ``size`` children of ``node`` with the best AMAF means into
     ``pools[side]`` (insertion into a short sorted list of child nodes, which become their
@@ -111,15 +106,15 @@ def _fill_pool(ints, floats, node, pools, side, size):
     for child in range(first, first + ints[node, I_COUNT]):
         if ints[child, I_AMAF_N] == 0:
             continue
-        value = _amaf_mean(ints, floats, child)
+        value = amaf_mean(ints, floats, child)
         if kept < size:
             position = kept
             kept += 1
-        elif value <= _amaf_mean(ints, floats, pools[side, size]):
+        elif value <= amaf_mean(ints, floats, pools[side, size]):
             continue
         else:
             position = size - 1
-        while position > 0 and _amaf_mean(ints, floats, pools[side, position]) < value:
+        while position > 0 and amaf_mean(ints, floats, pools[side, position]) < value:
             pools[side, position + 1] = pools[side, position]
             position -= 1
         pools[side, position + 1] = child

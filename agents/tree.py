@@ -104,6 +104,12 @@ def inv_sqrt(n):
     return 1.0 / math.sqrt(n)
 
 
+@njit(cache=True, inline="always")
+def amaf_mean(ints, floats, node):
+    """The mean AMAF value of ``node`` (which has AMAF visits), for its mover."""
+    return floats[node, F_AMAF] / ints[node, I_AMAF_N]
+
+
 @njit(cache=True)
 def tree_reset(ints, floats, meta, player):
     """Make the tree a single unexpanded root with ``player`` to move."""
@@ -216,7 +222,7 @@ def select_child(ints, floats, node, mode, exploration, rave_equivalence, tuned=
         if n == 0:
             if mode != MODE_RAVE or ints[child, I_AMAF_N] == 0:
                 return child
-            score = floats[child, F_AMAF] / ints[child, I_AMAF_N] + weight
+            score = amaf_mean(ints, floats, child) + weight
         else:
             inv_sqrt = floats[child, F_INV_SQRT]
             explore = weight * inv_sqrt
@@ -224,7 +230,7 @@ def select_child(ints, floats, node, mode, exploration, rave_equivalence, tuned=
                 variance = floats[child, F_SQUARES] / n - q * q
                 explore *= math.sqrt(min(1.0, variance + tuned_bonus * inv_sqrt))
             if mode == MODE_RAVE and ints[child, I_AMAF_N] > 0:
-                q_amaf = floats[child, F_AMAF] / ints[child, I_AMAF_N]
+                q_amaf = amaf_mean(ints, floats, child)
                 score = (1.0 - beta) * q + beta * q_amaf + explore
             else:
                 score = q + explore
