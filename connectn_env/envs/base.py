@@ -30,7 +30,8 @@ class BoardGameEnv(AECEnv):
 
     ``player_0`` moves first. Observations are ``{"observation": int8 (rows, cols, 2)
     [own stones, opponent stones], "action_mask": int8 (num_actions,)}``; the mask is all
-    zeros for the agent not to move. Rewards are +1 / -1 / 0, given when the game ends.
+    zeros for the agent not to move, and for both once the game is over (an illegal move
+    that loses included). Rewards are +1 / -1 / 0, given when the game ends.
 
     Args:
         game: The rules and parameters.
@@ -115,9 +116,14 @@ class BoardGameEnv(AECEnv):
         self._start_game()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """New observation arrays for ``agent`` (planes from its point of view and its mask)."""
+        """New observation arrays for ``agent`` (planes from its point of view and its mask).
+
+        The mask is all zeros unless ``agent`` is to move in a game that goes on: after the
+        end, whether by the rules or by an illegal move (``illegal_action="lose"``), every
+        agent's mask is empty, as ``step`` then takes only None.
+        """
         player = AGENTS.index(self._check_agent(agent))
-        if agent == self.agent_selection and agent in self.agents:
+        if agent == self.agent_selection and not self._is_done(agent):
             mask = self.game_state.legal_action_mask()
         else:
             mask = np.zeros(self.game.num_actions, dtype=np.int8)
@@ -138,7 +144,7 @@ class BoardGameEnv(AECEnv):
                 f"the game is over and every agent is done: call reset() before step() "
                 f"(got action {action!r})"
             )
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._is_done(agent):
             if action is not None:
                 raise ValueError(
                     f"{agent} is done (the game is over): the only valid action is None, "
@@ -198,6 +204,10 @@ class BoardGameEnv(AECEnv):
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos = {a: {} for a in AGENTS}
         self.agent_selection = AGENTS[0]
+
+    def _is_done(self, agent: str) -> bool:
+        """True once ``agent`` may only step None: removed, terminated or truncated."""
+        return agent not in self.agents or self.terminations[agent] or self.truncations[agent]
 
     def _check_agent(self, agent: Any) -> str:
         if not isinstance(agent, str) or agent not in AGENTS:
