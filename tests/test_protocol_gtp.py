@@ -7,15 +7,18 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents import RandomAgent
+from agents import MCTSAgent, RandomAgent
 from connectn_env import __version__
+from connectn_env.protocols.clock import TimeSystem
 from connectn_env.protocols.gtp import GtpEngine
+from connectn_env.protocols.match import ProtocolMatch
 
 ROOT = Path(__file__).parents[1]
 RESPONSE = re.compile(r"([=?])(\d*) (.*?)\n\n", re.S)
@@ -373,3 +376,158 @@ def test_connectn_gtp_mcts_plays_itself_to_the_end_over_pipes():
     returncode, stderr = client.close()
     assert returncode == 0
     assert stderr.count("simulations in") == len(moves)  # the search notes go to stderr
+
+
+HUGE = "9" * 5000  # past Python's int-string limit (4,300 digits): int() itself raises
+TOO_LONG = "'99999999999999999999...' is not a number of 1 to 18 ASCII digits"
+BOARDSIZE = "syntax error: boardsize takes one or two integers (width height): "
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (f"boardsize {HUGE}", BOARDSIZE + TOO_LONG),
+        (f"boardsize 5 {HUGE}", BOARDSIZE + TOO_LONG),
+        (
+            "boardsize \u00b2",
+            BOARDSIZE + "'\u00b2' is not a",
+        ),
+        ("boardsize \uff15", BOARDSIZE + "'\uff15' is not"),
+        ("boardsize 1_1", BOARDSIZE + "'1_1' is not a"),
+        (f"play w a{HUGE}", f"syntax error: the row number {TOO_LONG}"),
+        ("play w c\u00b2", "syntax error: 'c\u00b2' is not a cell like c3 or swap-pieces"),
+        (f"time_settings {HUGE} 0 0", "syntax error: time_settings takes MAIN_TIME"),
+        ("time_settings 60 -1 0", "syntax error: time_settings takes MAIN_TIME"),
+        (f"time_left b {HUGE} 0", "syntax error: time_left takes COLOUR SECONDS STONES"),
+        ("time_left b 30 \u00b2", "syntax error: time_left takes COLOUR SECONDS STONES"),
+        ("time_left red 30 0", "syntax error: a colour is b, black, w or white, got 'red'"),
+        (f"kgs-time_settings absolute {HUGE}", "syntax error: kgs-time_settings takes none"),
+        ("kgs-time_settings fischer 60 5", "syntax error: kgs-time_settings takes none"),
+    ],
+)
+def test_huge_and_non_ascii_numbers_are_syntax_errors(line, message):
+    """Finding 2 of issue 25: a 5,000-digit boardsize ended the engine with a traceback."""
+    gtp = engine()
+    gtp.handle("play b c3")
+    answer = refuse(gtp, line)
+    assert answer.startswith(message), answer
+    assert (HUGE in line) <= answer.endswith(TOO_LONG)
+    assert len(answer) < 300  # the number is quoted, not echoed whole
+    assert ask(gtp, "name") == "connectn"  # and the engine goes on
+
+
+def test_ids_are_bounded_numbers_too():
+    gtp = engine()
+    assert gtp.handle(f"{HUGE} name") == f"? syntax error: the id {TOO_LONG}\n\n"
+    assert gtp.handle("12x name") == (
+        "? syntax error: the id '12x' is not a number of 1 to 18 ASCII digits\n\n"
+    )
+    assert gtp.handle("000000000000000042 name") == "=000000000000000042 connectn\n\n"
+
+
+def test_a_command_that_fails_unexpectedly_is_answered_and_the_engine_goes_on(capsys):
+    gtp = engine()
+
+    def broken(args):
+        raise KeyError("bug")
+
+    gtp._commands["showboard"] = broken
+    assert gtp.handle("7 showboard") == "?7 internal error: KeyError: 'bug'\n\n"
+    assert "internal error: KeyError" in capsys.readouterr().err
+    assert gtp.handle("8 name") == "=8 connectn\n\n"
+
+
+def budget_after(monkeypatch, *lines: str) -> float | None:
+    """The budget that a genmove after ``lines`` passes to the agent (a fresh 5 x 5 engine)."""
+    budgets = []
+
+    def think(match, agent, budget=None):
+        budgets.append(budget)
+        return int(match.state.legal_action_mask().nonzero()[0][0]), ""
+
+    monkeypatch.setattr(ProtocolMatch, "think", think)
+    gtp = engine()
+    for line in lines:
+        ask(gtp, line)
+    ask(gtp, "genmove b")
+    (budget,) = budgets
+    return budget
+
+
+def less_margin(seconds: float) -> float:
+    return seconds * 0.9 - 0.05  # SAFETY_FRACTION and SAFETY_SECONDS, as pbrain
+
+
+@pytest.mark.parametrize(
+    ("lines", "seconds"),
+    [
+        ([], None),  # no time_settings: the agent's own limit
+        (["time_settings 30 0 0"], 30 / 15),  # absolute: main time over 15 moves
+        (["time_settings 0 5 0"], None),  # GTP 2: byo-yomi time with 0 stones is no limit
+        (["time_settings 0 0 0"], 0.0),  # no time at all: as fast as possible
+        (["time_settings 0 60 10"], 60 / 10),  # Canadian byo-yomi from the start
+        (["time_settings 60 30 5"], 60 / 15 + 30 / 5),  # main time, and a byo-yomi move
+        (["time_settings 60 30 5", "time_left b 150 0"], 150 / 15 + 30 / 5),
+        (["time_settings 60 30 5", "time_left b 12 3"], 12 / 3),  # in byo-yomi: 3 stones
+        (["time_settings 60 30 5", "time_left w 12 3"], 60 / 15 + 30 / 5),  # white's clock
+        (["time_left b 45 0"], 45 / 15),  # time_left alone is honoured
+        (["time_left b 45 0", "clear_board"], None),  # a new game starts the clocks again
+        (["time_left b 45 0", "time_settings 150 0 0"], 150 / 15),  # new settings too
+        (["kgs-time_settings none"], None),
+        (["kgs-time_settings absolute 150"], 150 / 15),
+        (["kgs-time_settings canadian 0 60 10"], 60 / 10),
+        (["kgs-time_settings byoyomi 0 10 3"], 10.0),  # Japanese: a period per move
+        (["kgs-time_settings byoyomi 150 10 3"], 150 / 15 + 10),
+        (["kgs-time_settings byoyomi 150 10 3", "time_left b 7 2"], 7.0),
+    ],
+)
+def test_genmove_thinks_for_the_share_of_the_clock(monkeypatch, lines, seconds):
+    """Finding 12 of issue 25: the time commands were unknown; the rule is pbrain's."""
+    budget = budget_after(monkeypatch, *lines)
+    assert budget == (None if seconds is None else pytest.approx(max(0.0, less_margin(seconds))))
+
+
+def test_time_commands_are_listed_and_known():
+    gtp = engine()
+    commands = ask(gtp, "list_commands").split("\n")
+    assert {"time_settings", "time_left", "kgs-time_settings"} <= set(commands)
+    assert ask(gtp, "known_command time_left") == "true"
+
+
+@pytest.mark.parametrize(
+    ("system", "clock", "seconds", "after"),
+    [
+        (TimeSystem.canadian(60, 30, 5), (10.0, 0), 4.0, (6.0, 0)),  # main time
+        (TimeSystem.canadian(60, 30, 5), (1.0, 0), 4.0, (27.0, 4)),  # into byo-yomi
+        (TimeSystem.canadian(60, 30, 5), (20.0, 3), 2.0, (18.0, 2)),
+        (TimeSystem.canadian(60, 30, 5), (5.0, 1), 2.0, (30.0, 5)),  # a new period
+        (TimeSystem.canadian(100, 0, 0), (5.0, 0), 8.0, (0.0, 0)),  # absolute: out of time
+        (TimeSystem.byoyomi(0, 10, 3), (10.0, 3), 4.0, (10.0, 3)),  # the period renews
+        (TimeSystem.byoyomi(0, 10, 3), (10.0, 3), 12.0, (10.0, 2)),  # an overrun uses one
+    ],
+)
+def test_the_engine_keeps_its_own_clock_between_time_left_commands(system, clock, seconds, after):
+    assert system.spend(clock, seconds) == pytest.approx(after)
+
+
+def test_genmove_counts_its_thinking_against_its_clock():
+    gtp = engine()
+    ask(gtp, "time_settings 30 0 0")
+    ask(gtp, "genmove b")
+    left, stones = gtp._clock(0)
+    assert 29.0 < left < 30.0 and stones == 0  # a random agent's moment
+    assert gtp._clock(1) == (30, 0)  # white has not moved
+
+
+def test_genmove_honours_a_small_time_budget():
+    """An agent that would think 30 s plays within its share of a 3 s main time."""
+    gtp = GtpEngine(MCTSAgent(time_limit=30, seed=0), size=7)
+    ask(gtp, "time_settings 0 0 0")
+    ask(gtp, "genmove b")  # compiles (or loads) the search, with a budget of 0
+    ask(gtp, "time_settings 3 0 0")  # 3 / 15 s = 0.2 s, less the margin: 0.13 s
+    start = time.thread_time()
+    ask(gtp, "genmove w")
+    thinking = time.thread_time() - start
+    assert thinking < 0.5, thinking  # far below the agent's own 30 s
+    left, _ = gtp._clock(1)
+    assert 2.5 < left < 3.0

@@ -162,7 +162,7 @@ def test_bad_boards_are_refused_and_keep_the_old_position(lines, message):
         (
             ["START 20", "INFO timeout_turn soon"],
             "BEGIN",
-            "ERROR INFO timeout_turn needs an integer, got 'soon'",
+            "ERROR INFO timeout_turn needs an integer: 'soon' is not a number of 1 to 18 ASCII",
         ),
     ],
 )
@@ -386,3 +386,92 @@ def test_connectn_pbrain_honours_timeout_turn_over_pipes():
     brain_process.stdin.write("END\n")
     brain_process.stdin.flush()
     assert brain_process.wait(timeout=30) == 0
+
+
+HUGE = "1" * 5000  # past Python's int-string limit (4,300 digits): int() itself raises
+SHOWN_HUGE = "11111111111111111111..."  # what messages quote of it
+USAGE = {
+    "START": "START takes the board size, for example START 20",
+    "RECTSTART": "RECTSTART takes width,height, for example RECTSTART 30,20",
+    "TURN": "TURN takes X,Y, for example TURN 10,10",
+    "TAKEBACK": "TAKEBACK takes X,Y, for example TAKEBACK 10,10",
+}
+
+
+def not_a_number(shown: str) -> str:
+    return f"'{shown}' is not a number of 1 to 18 ASCII digits"
+
+
+@pytest.mark.parametrize(
+    ("setup", "line", "shown"),
+    [
+        ([], f"START {HUGE}", SHOWN_HUGE),
+        ([], f"RECTSTART 20,{HUGE}", SHOWN_HUGE),
+        (["START 20"], f"TURN 1,{HUGE}", SHOWN_HUGE),
+        (["START 20"], f"TURN {HUGE},1", SHOWN_HUGE),
+        (["START 20", "TURN 1,1"], f"TAKEBACK 1,{HUGE}", SHOWN_HUGE),
+        (["START 20"], "TURN 1,\u00b2", "\u00b2"),
+        (["START 20"], "TURN \uff11,1", "\uff11"),  # a full-width digit one
+        (["START 20"], "TURN 1,1\x00", "1\\x00"),  # a NUL byte, quoted as an escape
+        (["START 20"], "TURN +1,1", "+1"),
+        (["START 20"], "TURN 1_0,1", "1_0"),
+    ],
+)
+def test_huge_and_non_ascii_numbers_are_errors(setup, line, shown):
+    """Finding 2 of issue 25: a 5,000-digit TURN ended the brain with a traceback."""
+    engine = brain()
+    say(engine, *setup)
+    before = None if engine.match is None else engine.match.history()
+    usage = USAGE[line.split()[0]]
+    assert say(engine, line) == [f"ERROR {usage}: {not_a_number(shown)}"]
+    assert (None if engine.match is None else engine.match.history()) == before
+    assert say(engine, "START 15") == ["OK"]  # and the brain goes on
+
+
+@pytest.mark.parametrize("row", ["1,1,\u00b2", "\u00b9,1,1", "1,\u0661,2", f"1,1,{HUGE}"])
+def test_board_rows_with_non_ascii_or_huge_numbers_are_refused(row):
+    """Finding 3 of issue 25: ``1,1,²`` passed ``isdigit()`` and ``int()`` raised."""
+    engine = brain()
+    say(engine, "START 20", "TURN 10,10")
+    before = engine.match.history()
+    (answer,) = say(engine, "BOARD", row, "DONE")
+    (bad,) = [part for part in row.split(",") if not part.isascii() or len(part) > 18]
+    shown = SHOWN_HUGE if bad == HUGE else bad
+    assert answer == f"ERROR BOARD line {row[:30]!r} is not X,Y,FIELD: {not_a_number(shown)}"
+    assert engine.match.history() == before
+    assert move_of(say(engine, "TURN 0,0"))  # the brain goes on
+
+
+def test_info_numbers_are_bounded_and_only_time_left_has_a_sign():
+    engine = brain()
+    assert say(engine, "INFO time_left -500", "INFO timeout_turn 2147483647") == []
+    assert (engine.time_left, engine.timeout_turn) == (-500, 2147483647)
+    say(engine, "START 15", f"INFO timeout_match {HUGE}")
+    message = "ERROR INFO timeout_match needs an integer: " + not_a_number(SHOWN_HUGE)
+    assert say(engine, "BEGIN") == [message]
+    say(engine, "INFO timeout_turn -5")
+    message = "ERROR INFO timeout_turn needs an integer: " + not_a_number("-5")
+    assert say(engine, "BEGIN") == [message]
+    assert engine.timeout_turn == 2147483647 and engine.match.history() == []
+
+
+def test_a_board_longer_than_the_board_is_refused_without_keeping_every_line():
+    engine = brain()
+    say(engine, "START 5")
+    engine.handle("BOARD")
+    for _ in range(1000):
+        engine.handle("1,1,1")
+    assert len(engine._block[1]) == 26  # one more than the 25 squares, then no more
+    assert say(engine, "DONE") == ["ERROR BOARD has more lines than the 5 x 5 board"]
+
+
+def test_a_command_that_fails_unexpectedly_is_answered_and_the_brain_goes_on(capsys):
+    engine = brain()
+
+    def broken(argument):
+        raise KeyError("bug")
+
+    engine._commands["ABOUT"] = broken
+    assert say(engine, "ABOUT") == ["ERROR internal error: KeyError: 'bug'"]
+    assert "internal error: KeyError" in capsys.readouterr().err
+    assert say(engine, "START 15") == ["OK"]

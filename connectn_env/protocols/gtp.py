@@ -3,10 +3,11 @@ so that HexGui (or any GTP controller) can use the suite's agents.
 
 Commands: ``protocol_version name version known_command list_commands quit boardsize
 clear_board play genmove undo showboard hexgui-analyze_commands all_legal_moves
-final_score``. Cells are named as in HexGui and MoHex: column letter, row number, ``a1`` at
-the top left; black moves first and connects top and bottom, white left and right. The swap
-move is ``swap-pieces`` (``swap`` is accepted too), ``resign`` is accepted and ignored as
-MoHex does, and ``genmove`` answers ``resign`` once the game is over.
+final_score time_settings time_left kgs-time_settings``. Cells are named as in HexGui and
+MoHex: column letter, row number, ``a1`` at the top left; black moves first and connects top
+and bottom, white left and right. The swap move is ``swap-pieces`` (``swap`` is accepted
+too), ``resign`` is accepted and ignored as MoHex does, and ``genmove`` answers ``resign``
+once the game is over.
 
 Swap. The suite's rules (OpenSpiel's) replace black's first stone at (r, c) by a white stone
 at (c, r) and let black move. MoHex and HexGui up to 0.9 instead play ``swap-pieces`` as a
@@ -19,20 +20,36 @@ they send ``clear_board`` and the resulting position, a lone white stone, which 
 reads as black's stone at the mirror cell followed by the swap, black to move, with no
 translation. Other setup positions (stones out of turn) are refused: the rules alternate.
 
+Time. ``time_settings MAIN BYO_YOMI_TIME BYO_YOMI_STONES`` (seconds; Canadian byo-yomi,
+absolute time with a byo-yomi time of 0, no limit with a byo-yomi time but 0 stones, as GTP 2
+says), ``kgs-time_settings`` (``none``, ``absolute``, ``canadian``, ``byoyomi``: Japanese)
+and ``time_left COLOUR SECONDS STONES`` set the clocks; ``genmove`` thinks for the share that
+:class:`~connectn_env.protocols.clock.TimeSystem` allocates (the remaining time over the
+moves left to plan, as ``connectn pbrain`` does), less a safety margin, and counts its
+thinking against its own clock until the next ``time_left``. ``boardsize`` and
+``clear_board`` start the clocks again.
+
 Responses follow GTP 2: ``=[id] result`` or ``?[id] message`` and an empty line; a
 malformed or impossible command gets a ``?`` answer (``syntax error``, ``illegal move``,
-``unknown command``, ``unacceptable size``, ``cannot undo``) and changes nothing.
+``unknown command``, ``unacceptable size``, ``cannot undo``) and changes nothing. Every
+number is read by :func:`~connectn_env.protocols.numbers.parse_integer` (ASCII digits,
+bounded length), and a command that fails in an unexpected way is answered ``? internal
+error: ...``: the engine goes on.
 """
 
 from __future__ import annotations
 
 import re
+import string
 import sys
+import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
 from connectn_env.games import MAX_SIDE, cell_name, column_label, parse_cell_name
+from connectn_env.protocols.clock import TimeSystem, thinking_budget
 from connectn_env.protocols.match import ProtocolMatch
+from connectn_env.protocols.numbers import parse_integer
 from connectn_env.records import GameConfig
 
 __all__ = ["GtpEngine", "GtpError", "run_gtp"]
@@ -44,13 +61,23 @@ RESIGN = "resign"
 _COLOURS = {"b": 0, "black": 0, "w": 1, "white": 1}
 _COLOUR_NAMES = ("black", "white")
 _STONES = ".BW"
-_CELL = re.compile(r"[a-z]+[0-9]+")
+_CELL = re.compile(r"([a-z]{1,3})([0-9]+)")  # MAX_SIDE columns need at most two letters
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 ANALYZE_COMMANDS = (
     "string/ShowBoard/showboard",
     "plist/All Legal Moves/all_legal_moves %c",
     "string/Final Score/final_score",
 )
+_KGS_USAGE = (
+    "kgs-time_settings takes none, absolute MAIN, canadian MAIN BYO_YOMI_TIME STONES or "
+    "byoyomi MAIN PERIOD_TIME PERIODS (times in seconds)"
+)
+_KGS_TIME_SYSTEMS: dict[str, tuple[int, Callable[..., TimeSystem]]] = {
+    "none": (0, TimeSystem),
+    "absolute": (1, lambda main: TimeSystem.canadian(main, 0, 0)),
+    "canadian": (3, TimeSystem.canadian),
+    "byoyomi": (3, TimeSystem.byoyomi),
+}
 
 
 class GtpError(Exception):
@@ -78,6 +105,8 @@ class GtpEngine:
         self.finished = False
         self.match = ProtocolMatch(self._config(size, size))
         self._marker_swap = False  # the swap came as a move: cells and colours are translated
+        self.time_system = TimeSystem()  # no time limit until time_settings
+        self._clocks: dict[int, tuple[float, int]] = {}  # colour -> seconds, stones left
         self._commands: dict[str, Callable[[list[str]], str]] = {
             "all_legal_moves": self._all_legal_moves,
             "boardsize": self._boardsize,
@@ -85,6 +114,7 @@ class GtpEngine:
             "final_score": self._final_score,
             "genmove": self._genmove,
             "hexgui-analyze_commands": self._analyze_commands,
+            "kgs-time_settings": self._kgs_time_settings,
             "known_command": self._known_command,
             "list_commands": self._list_commands,
             "name": self._name,
@@ -92,6 +122,8 @@ class GtpEngine:
             "protocol_version": self._protocol_version,
             "quit": self._quit,
             "showboard": self._showboard,
+            "time_left": self._time_left,
+            "time_settings": self._time_settings,
             "undo": self._undo,
             "version": self._version,
         }
@@ -104,7 +136,13 @@ class GtpEngine:
         words = _clean(line).split()
         if not words:
             return None
-        ident = words.pop(0) if words[0].isdigit() and words[0].isascii() else ""
+        ident = ""
+        if words[0][0] in string.digits:  # an id (command names start with a letter)
+            ident = words.pop(0)
+            try:
+                parse_integer(ident)
+            except ValueError as error:
+                return _response(False, "", f"syntax error: the id {error}")
         if not words:
             return _response(False, ident, "syntax error: a command must follow the id")
         command, args = words[0], words[1:]
@@ -115,6 +153,10 @@ class GtpEngine:
             return _response(True, ident, handler(args))
         except GtpError as error:
             return _response(False, ident, str(error))
+        except Exception as error:  # a bug: answered, so that the controller's game goes on
+            message = f"internal error: {type(error).__name__}: {error}"
+            print(f"{ENGINE_NAME}: {command}: {message}", file=sys.stderr, flush=True)
+            return _response(False, ident, message)
 
     def run(self, stdin: TextIO, stdout: TextIO) -> int:
         """Answer commands from ``stdin`` until ``quit`` or end of input; returns 0."""
@@ -148,8 +190,13 @@ class GtpEngine:
             if not self.swap:
                 raise GtpError("illegal move: the swap rule is off (connectn gtp hex --swap)")
             return game.rows * game.cols
-        if not _CELL.fullmatch(move):
+        cell = _CELL.fullmatch(move)
+        if not cell:
             raise GtpError(f"syntax error: {move[:20]!r} is not a cell like c3 or {SWAP_MOVE}")
+        try:
+            parse_integer(cell.group(2))  # a bounded row number before the rules read it
+        except ValueError as error:
+            raise GtpError(f"syntax error: the row number {error}") from None
         try:
             row, col = parse_cell_name(move, game.rows, game.cols)
         except ValueError as error:
@@ -205,10 +252,11 @@ class GtpEngine:
         return "\n".join(ANALYZE_COMMANDS)
 
     def _boardsize(self, args: list[str]) -> str:
-        if len(args) not in (1, 2) or not all(arg.isdigit() and arg.isascii() for arg in args):
-            raise GtpError("syntax error: boardsize takes one or two integers (width height)")
-        cols = int(args[0])
-        rows = int(args[-1])
+        usage = "boardsize takes one or two integers (width height)"
+        if len(args) not in (1, 2):
+            raise GtpError(f"syntax error: {usage}")
+        sides = _integers(args, len(args), usage)
+        cols, rows = sides[0], sides[-1]
         if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
             raise GtpError(f"unacceptable size: sides are 1 to {MAX_SIDE}, got {cols} x {rows}")
         if self.swap and rows != cols:
@@ -217,13 +265,44 @@ class GtpEngine:
             )
         self.match = ProtocolMatch(self._config(rows, cols))
         self._marker_swap = False
+        self._clocks.clear()
         return ""
 
     def _clear_board(self, args: list[str]) -> str:
         _arguments(args, 0, "clear_board")
         self.match = ProtocolMatch(self.match.config)
         self._marker_swap = False
+        self._clocks.clear()
         return ""
+
+    def _time_settings(self, args: list[str]) -> str:
+        usage = "time_settings takes MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES (integers, seconds)"
+        self._set_time_system(TimeSystem.canadian(*_integers(args, 3, usage)))
+        return ""
+
+    def _kgs_time_settings(self, args: list[str]) -> str:
+        count, system = _KGS_TIME_SYSTEMS.get(args[0].lower() if args else "", (-1, None))
+        if system is None:
+            raise GtpError(f"syntax error: {_KGS_USAGE}")
+        self._set_time_system(system(*_integers(args[1:], count, _KGS_USAGE)))
+        return ""
+
+    def _set_time_system(self, system: TimeSystem) -> None:
+        self.time_system = system
+        self._clocks.clear()
+
+    def _time_left(self, args: list[str]) -> str:
+        usage = "time_left takes COLOUR SECONDS STONES, for example time_left b 300 0"
+        if len(args) != 3:
+            raise GtpError(f"syntax error: {usage}")
+        colour = _colour(args[0])
+        seconds, stones = _integers(args[1:], 2, usage)
+        self._clocks[colour] = (seconds, stones)
+        return ""
+
+    def _clock(self, colour: int) -> tuple[float, int] | None:
+        """The clock of ``colour``: the last time_left less the engine's thinking since."""
+        return self._clocks.get(colour, self.time_system.start())
 
     def _play(self, args: list[str]) -> str:
         _arguments(args, 2, "play COLOUR MOVE, for example play b c3")
@@ -267,10 +346,16 @@ class GtpEngine:
         to_move = self._colour_to_move()
         if colour != to_move:
             raise GtpError(f"it is {_COLOUR_NAMES[to_move]}'s turn, not {_COLOUR_NAMES[colour]}'s")
+        clock = self._clock(colour)
+        start = time.perf_counter()
         try:
-            action, note = self.match.think(self.agent)
+            action, note = self.match.think(
+                self.agent, thinking_budget(self.time_system.share(clock))
+            )
         except ValueError as error:
             raise GtpError(f"the agent failed: {error}") from None
+        if clock is not None:
+            self._clocks[colour] = self.time_system.spend(clock, time.perf_counter() - start)
         name = self._move_name(action)
         self.match.play(action)
         if action == self._swap_action():
@@ -345,6 +430,16 @@ def _response(success: bool, ident: str, body: str) -> str:
 def _arguments(args: list[str], count: int, usage: str) -> None:
     if len(args) != count:
         raise GtpError(f"syntax error: usage is {usage}")
+
+
+def _integers(args: list[str], count: int, usage: str) -> list[int]:
+    """The ``count`` numbers of ``args``, each read by :func:`parse_integer`."""
+    if len(args) != count:
+        raise GtpError(f"syntax error: {usage}")
+    try:
+        return [parse_integer(arg) for arg in args]
+    except ValueError as error:
+        raise GtpError(f"syntax error: {usage}: {error}") from None
 
 
 def _colour(text: str) -> int:

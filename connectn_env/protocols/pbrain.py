@@ -8,13 +8,16 @@ never sends) and anything else with ``UNKNOWN``. Coordinates are ``X,Y``: column
 from 0, the origin at the top left.
 
 Time: the agent's thinking per move is capped at ``INFO timeout_turn`` and at a share of
-``INFO time_left`` (``time_left / MOVES_TO_PLAN``), minus a safety margin; ``timeout_turn
-0`` means as fast as possible (one batch of simulations). A search agent
+``INFO time_left`` (``time_left / MOVES_TO_PLAN``, :mod:`connectn_env.protocols.clock`),
+minus a safety margin; ``timeout_turn 0`` means as fast as possible (one batch of
+simulations). A search agent
 (``MCTSAgent``, ``PUCTAgent``) stops at that budget or at its own limit, whichever comes
 first; other agents are asked ``act(env)`` as is. ``INFO rule``: 0 freestyle, 1 exactly
 five; renju (4) and caro (8) are refused with ``ERROR`` at the next command, as the
 protocol asks. The compiled search is warmed up at ``START`` (initialisation is not part of
-the time for a turn).
+the time for a turn). Every number is read by
+:func:`~connectn_env.protocols.numbers.parse_integer` (ASCII digits, bounded length); a
+command that fails for any reason is answered with ``ERROR`` and the brain goes on.
 """
 
 from __future__ import annotations
@@ -23,15 +26,14 @@ import sys
 from typing import Any, TextIO
 
 from connectn_env.games import MAX_SIDE, IllegalActionError
+from connectn_env.protocols.clock import MOVES_TO_PLAN, clock_share, thinking_budget
 from connectn_env.protocols.match import ProtocolMatch
+from connectn_env.protocols.numbers import parse_integer
 from connectn_env.records import GameConfig
 
 __all__ = ["MOVES_TO_PLAN", "PbrainEngine", "PbrainError", "run_pbrain", "turn_budget"]
 
 BRAIN_NAME = "connectn"
-MOVES_TO_PLAN = 15  # a move may use time_left / MOVES_TO_PLAN of the match clock
-SAFETY_FRACTION = 0.1  # of each budget, left for the reply to travel
-SAFETY_SECONDS = 0.05
 UNLIMITED_MS = 2147483647  # time_left when the match has no time limit
 RULE_EXACT_FIVE = 1
 RULE_CONTINUOUS = 2
@@ -51,18 +53,13 @@ def turn_budget(
 
     ``timeout_turn`` caps each move (0: as fast as possible); ``time_left`` (or, before the
     first ``time_left``, ``timeout_match``; 0 or 2147483647: unlimited) gives each move
-    ``1 / MOVES_TO_PLAN`` of what remains. A safety margin (10 % and 50 ms) is kept back.
+    ``1 / MOVES_TO_PLAN`` of what remains (:func:`~connectn_env.protocols.clock.clock_share`).
+    A safety margin (10 % and 50 ms) is kept back.
     """
-    limits = []
-    if timeout_turn_ms is not None:
-        limits.append(max(timeout_turn_ms, 0) / 1000)
+    turn = None if timeout_turn_ms is None else max(timeout_turn_ms, 0) / 1000
     match_ms = time_left_ms if time_left_ms is not None else timeout_match_ms or None
-    if match_ms is not None and match_ms < UNLIMITED_MS:
-        limits.append(max(match_ms, 0) / 1000 / MOVES_TO_PLAN)
-    if not limits:
-        return None
-    budget = min(limits)
-    return max(0.0, budget * (1 - SAFETY_FRACTION) - SAFETY_SECONDS)
+    limited = match_ms is not None and match_ms < UNLIMITED_MS
+    return thinking_budget(turn, clock_share(match_ms / 1000) if limited else None)
 
 
 class PbrainEngine:
@@ -109,18 +106,21 @@ class PbrainEngine:
         text = line.strip()
         if not text:
             return []
-        if self._block is not None:
-            return self._block_line(text)
-        word, _, argument = text.partition(" ")
-        command = word.upper()
-        handler = self._commands.get(command)
-        if handler is None:
-            known = ", ".join(sorted(self._commands))
-            return [f"UNKNOWN command {word[:20]!r}; this brain knows {known}"]
         try:
+            if self._block is not None:
+                return self._block_line(text)
+            word, _, argument = text.partition(" ")
+            handler = self._commands.get(word.upper())
+            if handler is None:
+                known = ", ".join(sorted(self._commands))
+                return [f"UNKNOWN command {word[:20]!r}; this brain knows {known}"]
             return handler(argument.strip())
         except PbrainError as error:
-            return [f"ERROR {' '.join(str(error).split())}"]
+            return [_error_line(str(error))]
+        except Exception as error:  # a bug: answered, so that the manager's game goes on
+            message = f"internal error: {type(error).__name__}: {error}"
+            print(f"{BRAIN_NAME}: {message}", file=sys.stderr, flush=True)
+            return [_error_line(message)]
 
     def run(self, stdin: TextIO, stdout: TextIO) -> int:
         """Answer commands from ``stdin`` until ``END`` or end of input; returns 0."""
@@ -135,11 +135,12 @@ class PbrainEngine:
     # --- commands ----------------------------------------------------------------------
 
     def _start(self, argument: str) -> list[str]:
-        size = _integer(argument, "START takes the board size, for example START 20")
+        (size,) = _integers(argument, 1, "START takes the board size, for example START 20")
         return self._new_board(size, size)
 
     def _rectstart(self, argument: str) -> list[str]:
-        width, height = _pair(argument, "RECTSTART takes width,height, for example RECTSTART 30,20")
+        usage = "RECTSTART takes width,height, for example RECTSTART 30,20"
+        width, height = _integers(argument, 2, usage)
         return self._new_board(height, width)
 
     def _restart(self, argument: str) -> list[str]:
@@ -181,26 +182,24 @@ class PbrainEngine:
             self._block = None
             return self._end("")
         if text.upper() != "DONE":
-            lines.append(text)
+            if len(lines) <= self.rows * self.cols:  # one more tells that there are too many
+                lines.append(text)
             return []
         self._block = None
-        try:
-            self._raise_pending()
-            if command == "SWAP2BOARD":
-                raise PbrainError("swap2 openings are not supported")
-            self._set_position(lines)
-            return self._reply()
-        except PbrainError as error:
-            return [f"ERROR {' '.join(str(error).split())}"]
+        self._raise_pending()
+        if command == "SWAP2BOARD":
+            raise PbrainError("swap2 openings are not supported")
+        self._set_position(lines)
+        return self._reply()
 
     def _info(self, argument: str) -> list[str]:
         key, _, value = argument.partition(" ")
         key, value = key.lower(), value.strip()
         if key in ("timeout_turn", "timeout_match", "time_left", "rule"):
-            try:
-                number = int(value)
-            except ValueError:
-                self._pending_error = f"INFO {key} needs an integer, got {value[:20]!r}"
+            try:  # the match clock may run below zero; the other values may not
+                number = parse_integer(value, signed=key == "time_left")
+            except ValueError as error:
+                self._pending_error = f"INFO {key} needs an integer: {error}"
                 return []
             if key == "rule":
                 self.rule = number
@@ -285,7 +284,10 @@ class PbrainEngine:
         return self.match
 
     def _action(self, argument: str, command: str) -> int:
-        x, y = _pair(argument, f"{command} takes X,Y, for example {command} 10,10")
+        x, y = _integers(argument, 2, f"{command} takes X,Y, for example {command} 10,10")
+        return self._square(x, y, command)
+
+    def _square(self, x: int, y: int, command: str) -> int:
         if not (0 <= x < self.cols and 0 <= y < self.rows):
             raise PbrainError(f"{command} {x},{y} is off the {self.cols} x {self.rows} board")
         return y * self.cols + x
@@ -293,17 +295,15 @@ class PbrainEngine:
     def _set_position(self, lines: list[str]) -> None:
         """BOARD: the stones in the order given, each colour's in turn (the side with more
         stones, or the opponent when equal, having moved first)."""
+        if len(lines) > self.rows * self.cols:
+            raise PbrainError(f"BOARD has more lines than the {self.cols} x {self.rows} board")
         own: list[int] = []
         theirs: list[int] = []
         for line in lines:
-            parts = [part.strip() for part in line.split(",")]
-            if len(parts) != 3 or not all(part.isdigit() for part in parts):
-                raise PbrainError(f"BOARD line {line[:30]!r} is not X,Y,FIELD")
-            field = int(parts[2])
+            x, y, field = _integers(line, 3, f"BOARD line {line[:30]!r} is not X,Y,FIELD")
             if field not in (1, 2):
                 raise PbrainError(f"BOARD field {field} is not supported (1 own, 2 opponent)")
-            action = self._action(f"{parts[0]},{parts[1]}", "BOARD")
-            (own if field == 1 else theirs).append(action)
+            (own if field == 1 else theirs).append(self._square(x, y, "BOARD"))
         if len(own) == len(theirs):  # our move with equal counts: we moved first
             first, second = own, theirs
         elif len(theirs) == len(own) + 1:
@@ -340,17 +340,20 @@ class PbrainEngine:
         return [*lines, f"{x},{y}"]
 
 
-def _integer(text: str, usage: str) -> int:
-    if not text.isdigit() or not text.isascii():
-        raise PbrainError(usage)
-    return int(text)
-
-
-def _pair(text: str, usage: str) -> tuple[int, int]:
+def _integers(text: str, count: int, usage: str) -> list[int]:
+    """The ``count`` comma-separated numbers of ``text`` (a size, X,Y or X,Y,FIELD)."""
     parts = [part.strip() for part in text.split(",")]
-    if len(parts) != 2:
+    if len(parts) != count:
         raise PbrainError(usage)
-    return _integer(parts[0], usage), _integer(parts[1], usage)
+    try:
+        return [parse_integer(part) for part in parts]
+    except ValueError as error:
+        raise PbrainError(f"{usage}: {error}") from None
+
+
+def _error_line(message: str) -> str:
+    """``ERROR message`` on one line."""
+    return f"ERROR {' '.join(message.split())}"
 
 
 def _reason(error: Exception) -> str:
