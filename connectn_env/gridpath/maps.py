@@ -16,12 +16,14 @@ from pathlib import Path
 import numpy as np
 
 from connectn_env.games.validation import require_int, require_number
+from connectn_env.safe_files import read_regular_text
 
 Cell = tuple[int, int]
 MOVES: tuple[Cell, ...] = ((-1, 0), (0, 1), (1, 0), (0, -1))  # actions: up, right, down, left
 ACTION_NAMES = ("up", "right", "down", "left")
 MAX_SIDE = 256
 MAX_DRAWS = 1000  # random maps tried before giving up on a reachable one
+MAX_MAP_BYTES = 2**20  # a map of MAX_SIDE x MAX_SIDE cells is 66 kB
 _FREE, _WALL, _START, _GOAL = ".", "#", "S", "G"
 
 
@@ -144,8 +146,14 @@ def parse_map(text: str) -> GridMap:
 
 
 def load_map(path: str | Path) -> GridMap:
-    """Read a text map from a file (UTF-8)."""
-    return parse_map(Path(path).read_text(encoding="utf-8"))
+    """Read a text map from a file (UTF-8, a regular file of at most :data:`MAX_MAP_BYTES`).
+
+    Raises:
+        MapError: the map is malformed.
+        ValueError: not a regular file, too large or not UTF-8 (the message names it).
+        OSError: the file cannot be read.
+    """
+    return parse_map(read_regular_text(path, max_bytes=MAX_MAP_BYTES, what="a map"))
 
 
 def shortest_distances(grid: GridMap, source: Cell) -> np.ndarray:

@@ -1,0 +1,87 @@
+"""connectn_env.safe_files: what the suite reads is a regular file of bounded size, opened
+without ever waiting (FIFOs, devices and directories are refused by name)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from connectn_env.gridpath import load_map
+from connectn_env.safe_files import (
+    describe_file_error,
+    open_regular_file,
+    read_regular_bytes,
+    read_regular_text,
+)
+
+needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+
+
+def test_a_regular_file_is_read_whole(tmp_path: Path) -> None:
+    path = tmp_path / "a.txt"
+    path.write_bytes("é\nb".encode())
+    assert read_regular_bytes(path, max_bytes=4) == "é\nb".encode()
+    assert read_regular_text(path, max_bytes=4) == "é\nb"
+    with open_regular_file(path, max_bytes=None) as stream:
+        assert stream.readline() == "é\n".encode()
+
+
+@needs_fifo
+def test_a_fifo_is_refused_at_once_not_waited_on(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    outcome: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            read_regular_bytes(fifo, max_bytes=10)
+        except BaseException as error:  # the test inspects it
+            outcome.append(error)
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    thread.join(10)
+    assert not thread.is_alive(), "reading a FIFO waited for a writer"
+    assert isinstance(outcome[0], ValueError)
+    assert str(outcome[0]) == f"{fifo} is a FIFO (named pipe), not a regular file"
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: p.mkdir(), "is a directory, not a regular file"),
+        (lambda p: p.write_bytes(b"x" * 11), r"has more than 10 bytes \(11\): too large for"),
+        (lambda p: p.write_bytes(b"ok\n\xff"), r"line 2: not UTF-8 text \(byte 0xff at column 1\)"),
+    ],
+)
+def test_other_files_are_refused_naming_the_path(tmp_path: Path, make, message) -> None:
+    path = tmp_path / "f"
+    make(path)
+    with pytest.raises(ValueError, match=message) as error:
+        read_regular_text(path, max_bytes=10)
+    assert str(error.value).startswith(str(path))
+    assert describe_file_error(path, error.value).startswith(f"{path}: ")
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+def test_a_device_is_refused() -> None:
+    with pytest.raises(ValueError, match="/dev/zero is a character device, not a regular file"):
+        read_regular_bytes("/dev/zero", max_bytes=10)
+
+
+def test_a_missing_file_is_an_os_error_described_with_its_path(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError) as error:
+        read_regular_bytes(tmp_path / "none", max_bytes=10)
+    assert describe_file_error(tmp_path / "none", error.value) == (
+        f"{tmp_path / 'none'}: No such file or directory"
+    )
+
+
+@needs_fifo
+def test_a_gridpath_map_that_is_a_fifo_is_refused(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "map.txt")
+    with pytest.raises(ValueError, match="is a FIFO"):
+        load_map(tmp_path / "map.txt")
