@@ -1,9 +1,10 @@
 """Sphinx configuration of the connectn-env documentation site (not published).
 
 Build from the repository root: ``sphinx-build -W --keep-going -b html docs docs/_build/html``.
-Everything is generated at build time by ``_ext/connectn_sphinx.py``: the user guide from
-README.md, the environment pages from the game registry, the API pages from the docstrings of
-every module of ``connectn_env`` and ``agents``.
+The guide is the Markdown pages of ``docs/`` (one topic each, also read as files in the
+repository); ``_ext/connectn_sphinx.py`` generates the rest at build time: the environment
+pages from the game registry, the benchmark figures from ``benchmarks/README.md``, the API
+pages from the docstrings of every module of ``connectn_env`` and ``agents``.
 """
 
 import sys
@@ -46,7 +47,7 @@ napoleon_numpy_docstring = False
 napoleon_use_ivar = True
 napoleon_use_rtype = False
 
-# README headings get anchors, so its "#section" links work on the generated pages.
+# Headings get anchors, so the pages' "page.md#section" links work on the site as on GitHub.
 myst_heading_anchors = 3
 
 # Every reference is checked; connectn_sphinx resolves or excuses those that are not errors

@@ -1,6 +1,7 @@
-"""The documentation site's generators (docs/_ext/sitegen.py, docs/_ext/apimap.py): the pages
-made from the README, the game registry and the packages, without running Sphinx (the CI runs
-the real build, ``sphinx-build -W``, after the tests: see .ci/run)."""
+"""The documentation: the guide pages of docs/ (in the table of contents, linked from the
+README) and the site's generators (docs/_ext/sitegen.py, docs/_ext/apimap.py: the pages made
+from the game registry, benchmarks/README.md and the packages), without running Sphinx (the
+CI runs the real build, ``sphinx-build -W``, after the tests: see .ci/run)."""
 
 from __future__ import annotations
 
@@ -25,60 +26,10 @@ import sitegen  # noqa: E402
 TABLE_DELIMITER = re.compile(r"^\|(\s*:?-+:?\s*\|)+$")
 
 
-# --- the user guide, from the README -------------------------------------------------------
+# --- the guide pages and the copied benchmark page ----------------------------------------
 
 
-def test_split_readme_on_level_two_headings_outside_code() -> None:
-    markdown = (
-        "# Title\n\nIntro text.\n\n## First part\n\nText.\n\n```bash\n## not a heading\n```\n\n"
-        "### A subsection\n\nMore.\n\n~~~python\n# comment\n~~~\n\n## Second: `x` part\n\nEnd.\n"
-    )
-    title, intro, sections = sitegen.split_readme(markdown)
-    assert title == "Title"
-    assert intro == "Intro text.\n"
-    assert [(s.title, s.slug) for s in sections] == [
-        ("First part", "first-part"),
-        ("Second: `x` part", "second-x-part"),
-    ]
-    assert sections[0].body == (
-        "Text.\n\n```bash\n## not a heading\n```\n\n## A subsection\n\nMore.\n\n"
-        "~~~python\n# comment\n~~~\n"
-    )
-    assert sections[1].body == "End.\n"
-
-
-def test_split_readme_keeps_pages_apart_and_refuses_a_readme_without_title() -> None:
-    _, _, sections = sitegen.split_readme("# T\n\n## Notes\n\na\n\n## Notes\n\nb\n")
-    assert [s.slug for s in sections] == ["notes", "notes-2"]
-    with pytest.raises(ValueError, match="must start with a '# title' line"):
-        sitegen.split_readme("No title\n\n## Section\n")
-
-
-def test_the_guide_holds_every_line_of_the_readme_once_in_order() -> None:
-    """Nothing of the README is lost or duplicated: its lines, headings aside, are the pages'
-    lines (intro, then the sections in README order)."""
-    readme = ROOT / "README.md"
-    pages = sitegen.readme_pages(readme, ROOT / "docs" / "guide")
-    _, _, sections = sitegen.split_readme(readme.read_text(encoding="utf-8"))
-    level_two, in_code = [], False
-    for line in readme.read_text(encoding="utf-8").splitlines():
-        in_code ^= line.lstrip().startswith("```")  # the README fences with ``` only
-        if not in_code and line.startswith("## "):
-            level_two.append(line)
-    assert [f"## {s.title}" for s in sections] == level_two
-    index = pages["index.md"]
-    assert all(f"\n{s.slug}\n" in index for s in sections)
-
-    def words(text: str) -> list[str]:  # link targets are rewritten: compare without them
-        text = re.sub(r"<!--.*?-->", "", re.sub(r"\]\([^)\s]*\)", "", text))
-        return re.findall(r"[^\s#\[\]]+", text)
-
-    generated = [pages["intro.inc"]] + [pages[f"{s.slug}.md"] for s in sections]
-    original = readme.read_text(encoding="utf-8").split("\n", 1)[1]
-    assert words("\n".join(generated)) == words(original)
-
-
-def test_links_into_the_repository_are_made_relative_to_the_page(tmp_path: Path) -> None:
+def test_links_are_made_relative_to_the_page_and_copies_followed(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     (repo / "notebooks").mkdir(parents=True)
     (repo / "notebooks" / "a.ipynb").write_text("{}", encoding="utf-8")
@@ -93,6 +44,40 @@ def test_links_into_the_repository_are_made_relative_to_the_page(tmp_path: Path)
         "[anchor](#set-up) and ![img](pic.png), `x[0](notebooks/a.ipynb)`.\n\n"
         "```text\n[a](notebooks/a.ipynb)\n```\n"
     )
+    docs = repo / "docs"
+    copies = {repo / "notebooks" / "a.ipynb": docs / "copies" / "a.md"}
+    assert sitegen.rewrite_links("[a](../notebooks/a.ipynb#x)", docs, docs, copies) == (
+        "[a](copies/a.md#x)"
+    )
+
+
+def test_a_file_outside_the_site_is_copied_with_its_links_fixed(tmp_path: Path) -> None:
+    (tmp_path / "bench" / "results").mkdir(parents=True)
+    source = tmp_path / "bench" / "README.md"
+    source.write_text("# Bench\n\n[log](results/log.md), [top](#bench)\n", encoding="utf-8")
+    page = sitegen.copied_page(source, tmp_path / "docs" / "bench", tmp_path)
+    assert page.splitlines()[0] == sitegen.GENERATED.format(source="bench/README.md")
+    assert page.endswith("# Bench\n\n[log](../../bench/results/log.md), [top](#bench)\n")
+
+
+def test_every_guide_page_is_in_the_table_of_contents_and_linked_from_the_readme() -> None:
+    """A page left out of the toctree is a Sphinx warning; one the README does not link is
+    lost to a reader of the repository."""
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    toctree = re.search(r"```\{toctree\}\n(.*?)```", index, re.S)[1].split()
+    pages = sorted(path.stem for path in (ROOT / "docs").glob("*.md") if path.stem != "index")
+    assert len(pages) >= 9
+    for page in pages:
+        assert page in toctree, page
+        assert f"]({page}.md)" in index, page
+
+
+def test_the_openspiel_table_lists_every_registered_name() -> None:
+    from connectn_env.openspiel_games import spiel_games
+
+    page = (ROOT / "docs" / "interop.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^\| `(connectn_\w+)` \|", page, re.M)
+    assert listed == list(spiel_games())
 
 
 def test_write_pages_rewrites_only_changes_and_removes_stale_pages(tmp_path: Path) -> None:
@@ -277,14 +262,14 @@ def test_documented_names_follow_autodoc_rules(tmp_path: Path) -> None:
     assert apimap.documented_names(module) == ["Path", "pi", "LIMIT"]
 
 
-# --- the build command: in the README and in CI --------------------------------------------
+# --- the build command: in the docs and in CI ----------------------------------------------
 
 
-def test_ci_builds_the_docs_with_the_readme_command() -> None:
-    """The README's docs command (the first line of the bash block of "Documentation site")
-    is a line of .ci/run, so the two cannot drift; it treats warnings as errors."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## Documentation site") :]
+def test_ci_builds_the_docs_with_the_documented_command() -> None:
+    """The docs command of docs/index.md (the first line of the bash block of "Building this
+    site") is a line of .ci/run, so the two cannot drift; it treats warnings as errors."""
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    section = index[index.index("## Building this site") :]
     command = re.search(r"```bash\n(.*?)\n", section)[1]
     assert "sphinx-build -W --keep-going -b html docs docs/_build/html" in command
     assert command in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()

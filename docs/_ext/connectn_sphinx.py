@@ -1,10 +1,12 @@
 """Sphinx extension of the connectn-env site: the glue between Sphinx and :mod:`sitegen` /
 :mod:`apimap`.
 
-- ``builder-inited``: writes the user guide (README.md, one page per ``##`` section) and the
-  environment pages (one per PettingZoo module of the game registry), before autosummary
-  generates the API pages; so a new README section, a newly registered game or a new module
-  gets its page with no edit of the docs.
+- ``builder-inited``: writes the environment pages (one per PettingZoo module of the game
+  registry) and the benchmark figures (``benchmarks/README.md``) as a page, before
+  autosummary generates the API pages; so a newly registered game or a new module gets its
+  page with no edit of the docs.
+- ``source-read``: the Markdown pages' links to ``benchmarks/README.md``, which lies outside
+  the site, point at its generated page (the pages read as files in the repository too).
 - ``config-inited``: gives the API template (``_templates/autosummary/module.rst``)
   ``connectn_api``: per module, the names documented at another home (listed as links) and
   its data (documented explicitly: autodoc skips module data without a ``#:`` comment).
@@ -73,20 +75,36 @@ def api_map(app: Sphinx) -> apimap.ApiMap:
     return _API_MAPS[id(app)]
 
 
+BENCHMARKS = "benchmarks"  # the folder of the generated page of benchmarks/README.md
+
+
 def generate_pages(app: Sphinx) -> None:
-    """Write the user guide and the environment pages into the source folder."""
+    """Write the environment pages and the benchmark figures' page into the source folder."""
     import connectn_env
 
     source = Path(app.srcdir)
-    guide = sitegen.readme_pages(source.parent / "README.md", source / "guide")
     envs = sitegen.env_pages(
         connectn_env.ENV_MODULES, connectn_env.REGISTRY, qualify=api_map(app).qualify_roles
     )
-    for folder, pages in (("guide", guide), ("environments", envs)):
+    figures = {
+        "index.md": sitegen.copied_page(
+            source.parent / "benchmarks" / "README.md", source / BENCHMARKS, source.parent
+        )
+    }
+    for folder, pages in (("environments", envs), (BENCHMARKS, figures)):
         written = sitegen.write_pages(source / folder, pages)
         LOGGER.info(
             "connectn: %s/: %d pages generated, %d changed", folder, len(pages), len(written)
         )
+
+
+def link_copied_pages(app: Sphinx, docname: str, source: list[str]) -> None:
+    """A Markdown page's links to ``benchmarks/README.md`` go to its generated page."""
+    path = Path(app.env.doc2path(docname))
+    if path.suffix == ".md":
+        srcdir = Path(app.srcdir)
+        copies = {srcdir.parent / "benchmarks" / "README.md": srcdir / BENCHMARKS / "index.md"}
+        source[0] = sitegen.rewrite_links(source[0], path.parent, path.parent, copies)
 
 
 def add_template_context(app: Sphinx, config: Any) -> None:
@@ -259,6 +277,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     500, between :func:`hide_colons` and :func:`restore_colons`)."""
     app.connect("config-inited", add_template_context)
     app.connect("builder-inited", generate_pages, priority=400)
+    app.connect("source-read", link_copied_pages)
     app.connect("autodoc-process-signature", parsable_signature)
     app.connect("autodoc-process-docstring", drop_foreign_docstrings, priority=400)
     app.connect("autodoc-process-docstring", qualify_module_roles, priority=400)
