@@ -49,3 +49,24 @@ def test_bad_arguments_are_refused_before_anything_is_written(tmp_path: Path) ->
     with pytest.raises(FileNotFoundError):
         write_text_atomically(tmp_path / "missing" / "f", "x")
     assert os.listdir(tmp_path) == []
+
+
+def test_durable_false_skips_the_flushes_to_the_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    synced: list[int] = []
+    monkeypatch.setattr(atomic_write.os, "fsync", synced.append)
+    write_text_atomically(tmp_path / "a", "x", durable=False)
+    assert synced == [] and (tmp_path / "a").read_text() == "x"
+    write_text_atomically(tmp_path / "a", "y")
+    assert len(synced) == 2  # the file, then its directory
+
+
+def test_leftover_temporaries_are_those_of_that_path_only(tmp_path: Path) -> None:
+    path = tmp_path / "game[1].json"  # glob characters in the name are taken literally
+    killed = [tmp_path / f".game[1].json.{tag}.tmp" for tag in ("0123abcd", "ffffffff")]
+    others = [tmp_path / ".game[1].json.xyz.tmp", tmp_path / ".game1.json.0123abcd.tmp"]
+    for file in killed + others:
+        file.write_text("")
+    assert atomic_write.leftover_temporaries(path) == killed
+    assert atomic_write.leftover_temporaries(tmp_path / "none.json") == []
