@@ -343,12 +343,10 @@ class SearchAgent:
     def _result(self, mask: np.ndarray, done: int, elapsed: float) -> SearchResult:
         ints, floats, meta = self._trees[0]
         n = self._last_num_actions = len(mask)
-        visits = np.zeros(n, dtype=np.int64)
+        visits = self.root_visits(n)
         values = np.zeros(n, dtype=np.float64)
-        first, count = ints[0, search_tree.I_FIRST], ints[0, search_tree.I_COUNT]
-        children = np.arange(first, first + count)
-        actions = ints[children, search_tree.I_ACTION]
-        visits[actions] = ints[children, search_tree.I_VISITS]
+        children, actions = self._root_children()
+        count = len(children)
         values[actions] = floats[children, search_tree.F_MEAN]
         total = visits.sum()
         pi = visits / total if total > 0 else mask / mask.sum()
@@ -381,6 +379,28 @@ class SearchAgent:
             tree=tree,
             action_name=self._action_name,
         )
+
+    def _root_children(self) -> tuple[np.ndarray, np.ndarray]:
+        """The root's children (tree indices) and their actions."""
+        ints = self._trees[0][0]
+        first, count = ints[0, search_tree.I_FIRST], ints[0, search_tree.I_COUNT]
+        children = np.arange(first, first + count)
+        return children, ints[children, search_tree.I_ACTION]
+
+    def root_visits(self, num_actions: int) -> np.ndarray:
+        """Visit count per action at the root of the search under way (between searches: of
+        the last one), a new int64 array of length ``num_actions``. For a ``progress``
+        callback, which runs in the searching thread between chunks, to show the search as
+        it goes (the play window's live analysis).
+
+        Raises:
+            TypeError, ValueError: ``num_actions`` is not a positive int.
+        """
+        visits = np.zeros(require_int("num_actions", num_actions, 1), dtype=np.int64)
+        if self._trees:
+            children, actions = self._root_children()
+            visits[actions] = self._trees[0][0][children, search_tree.I_VISITS]
+        return visits
 
     def _root_value(self) -> float:
         """The root's value for the player to move: proven, else the mean so far."""

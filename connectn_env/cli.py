@@ -132,6 +132,20 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
     return argparse.HelpFormatter(prog, width=width, max_help_position=min(30, width // 3))
 
 
+def _first_side(prog: str) -> str:
+    """The first player of the game whose ``play`` sub-parser is ``prog`` (``"connectn play
+    hex"``), as the window and the terminal call it: ``"Red in the window, X in the
+    terminal"``."""
+    from connectn_env.games import REGISTRY
+    from connectn_env.render.ansi import STONE_CHARS
+    from connectn_env.render.style import load_style
+
+    game = REGISTRY[prog.rsplit(" ", 1)[-1]].make()
+    window = load_style(game.render_style).palette.names[0]
+    text = STONE_CHARS[1]
+    return window if window == text else f"{window} in the window, {text} in the terminal"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     from connectn_env import __version__
@@ -162,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
             dest="human_first",
             action="store_true",
             default=True,
-            help="you move first: black in Gomoku, top-bottom in Hex (default)",
+            help=f"you move first (default): {_first_side(sub.prog)}",
         )
         order.add_argument(
             "--ai-first", dest="human_first", action="store_false", help="the AI moves first"

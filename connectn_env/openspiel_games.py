@@ -31,7 +31,7 @@ try:
 except ImportError as error:  # pragma: no cover - exercised only without open-spiel
     raise ImportError(
         "connectn_env.openspiel_games needs OpenSpiel: pip install open-spiel "
-        '(or pip install "connectn-env[test]")'
+        '(or pip install ".[test]" from a checkout)'
     ) from error
 
 __all__ = [

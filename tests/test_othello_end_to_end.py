@@ -264,7 +264,7 @@ def test_terminal_play_accepts_pass_and_records_the_game(tmp_path: Path) -> None
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     out = run.stdout
-    assert "action 16 is illegal: pass is only legal without a move" in out
+    assert "pass is illegal: it is only legal without a move" in out
     assert "a1 is already taken: choose an empty cell" in out
     assert "or 'pass'" in out
     assert "player_0 (X) wins after 13 moves" in out
@@ -293,7 +293,7 @@ def test_window_play_passes_with_a_click_when_there_is_no_move() -> None:
     try:
         window.step()
         click(0, 0)  # a1 flips nothing at the start
-        assert window.message == "action 0 is illegal: a1 flips no disc."
+        assert window.message == "a1 is illegal: it flips no disc."
         for name in PASS_GAME:
             if name == "pass":
                 assert window._prompt() == "White has no move: click the board to pass."

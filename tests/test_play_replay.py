@@ -129,3 +129,38 @@ def test_go_board_captions_use_capital_letters():
     names = ("Black", "White")
     assert move_caption(record, 2, names) == "Move 2 of 2: White (mcts) plays f5"
     assert move_caption(record, 2, names, upper=True) == "Move 2 of 2: White (mcts) plays F5"
+
+
+def test_window_move_list_marks_the_move_shown():
+    from connectn_env.play.movelist import MARK, ROW_HEIGHT
+
+    record = record_of("tictactoe", {}, (0, 3, 1, 4, 2))
+    viewer = ReplayWindow(record)
+
+    def marked_moves():
+        """The move numbers (1-based) whose cell in the list is on the mark colour."""
+        shot = viewer.frame.screenshot()
+        rect = viewer.frame.side_rect()
+        number_w = round(rect.w * 0.24)
+        move_w = (rect.w - number_w) // 2
+        found = []
+        for move in range(1, 6):
+            x = rect.x + number_w + ((move - 1) % 2) * move_w + 3
+            y = rect.y + (1 + (move - 1) // 2) * ROW_HEIGHT + ROW_HEIGHT // 2
+            if (shot[y, x] == MARK).all():
+                found.append(move)
+        return found
+
+    try:
+        viewer.step()
+        assert marked_moves() == []  # the empty board: no move marked
+        assert viewer.frame.shown[-8:] == ["1.", "a1", "a2", "2.", "b1", "b2", "3.", "c1"]
+        for expected in (1, 2, 3):
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT))
+            viewer.step()
+            assert marked_moves() == [expected]
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_END))
+        viewer.step()
+        assert marked_moves() == [5]
+    finally:
+        viewer.close()

@@ -5,6 +5,7 @@ window to the terminal."""
 from __future__ import annotations
 
 import io
+import logging
 import os
 import subprocess
 import sys
@@ -47,7 +48,7 @@ def test_a_whole_game_through_the_command_line():
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     out = run.stdout
-    assert "You play X (you move first) against random." in out
+    assert "You play X (you move first). Opponent: random\n" in out
     assert "cell name 'zz' must be column letters then a row number" in out
     assert "cell 'd9' is off the 3 x 3 board (a1 to c3)" in out
     assert "Commands: undo, new, hint, analyse, switch, help, quit." in out
@@ -159,7 +160,7 @@ def test_hex_intro_names_the_game_and_the_sides_in_short_lines():
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     out = run.stdout
-    assert out.startswith("Hex 11 x 11 (swap rule on): You play X (you move first) against")
+    assert out.startswith("Hex 11 x 11 (swap rule on): You play X (you move first). Opponent:")
     assert "X connects top to bottom (row 1 to 11), O left to right (column a to k)." in out
     assert "swap is only allowed as the second move of the game" in out
     assert max(len(line) for line in out.splitlines()) <= 79
@@ -184,3 +185,38 @@ def test_titles_of_the_other_games():
         _, out, _ = terminal_game(game, None, ["quit"], **params)
         assert out.startswith(f"{title}"), out.splitlines()[0]
         assert "connects" not in out  # sides are Hex's
+
+
+def test_othello_prints_the_disc_count_and_names_illegal_moves_without_numbers():
+    status, out, _ = terminal_game("othello", None, ["a1", "d3", "pass", "quit"])
+    assert status == 0
+    assert "Discs: X 2, O 2" in out
+    assert "Discs: X 4, O 1" in out  # after d3
+    assert "a1 is illegal: it flips no disc." in out
+    assert "pass is illegal: it is only legal without a move." in out
+    assert "action " not in out
+
+
+class _CompilingAgent:
+    """Announces a compile on the compile logger before it moves."""
+
+    def __init__(self):
+        self.agent = agents.RandomAgent(seed=0)
+
+    def act(self, env):
+        log = logging.getLogger("connectn_env.compile")
+        log.info("compiling Tic-tac-toe search kernels (first use, cached afterwards)")
+        log.info("compiled Tic-tac-toe search kernels in 0.1 s")
+        return self.agent.act(env)
+
+
+def test_compile_announcements_are_printed_one_line_each():
+    logger = logging.getLogger("connectn_env.compile")
+    before = (list(logger.handlers), logger.level)
+    status, out, _ = terminal_game("tictactoe", _CompilingAgent(), ["quit"], human_player=1)
+    assert status == 0
+    lines = out.splitlines()
+    compiling = lines.index("  compiling Tic-tac-toe search kernels (first use, cached afterwards)")
+    assert lines[compiling + 1] == "  compiled Tic-tac-toe search kernels in 0.1 s"
+    assert lines[compiling + 2].startswith("AI (X) plays")
+    assert (list(logger.handlers), logger.level) == before  # attached only while playing

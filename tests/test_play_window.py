@@ -4,6 +4,8 @@ screenshots checked pixel by pixel."""
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 
 import numpy as np
@@ -12,7 +14,13 @@ import pytest
 
 import agents
 from connectn_env.play import GameSession
-from connectn_env.play.window import HINT_COLOUR, LOSS_BANNER, WIN_BANNER, PlayWindow
+from connectn_env.play.window import (
+    HINT_COLOUR,
+    LOSS_BANNER,
+    NO_ANALYSIS,
+    WIN_BANNER,
+    PlayWindow,
+)
 from connectn_env.records import GameConfig, load_record, save_record
 from connectn_env.records.record import GameRecord
 from connectn_env.render.pygame_renderer import PygameRenderer
@@ -81,6 +89,15 @@ def board_part(window, shot):
     return shot[rect.top : rect.bottom, rect.left : rect.right]
 
 
+def plain_picture(window):
+    """The renderer's picture of the position with the window's status bar text."""
+    renderer = window.frame.renderer
+    surface = pygame.Surface(renderer.size)
+    renderer.draw(surface, window.session.state, status=window.bar_text())
+    pixels = np.frombuffer(pygame.image.tobytes(surface, "RGB"), dtype=np.uint8)
+    return pixels.reshape(renderer.size[1], renderer.size[0], 3)
+
+
 def landing_row(state, col):
     return int(np.flatnonzero(state.board[:, col])[0])
 
@@ -99,8 +116,7 @@ def test_click_plays_and_the_ai_answers_on_screen():
         ai_row = landing_row(window.session.state, ai)
         assert near(sample(window, shot, ai_row, ai), stones[1])
         # Without hover, hint or overlay the board is exactly the renderer's picture.
-        expected = window.frame.renderer.rgb_array(window.session.state)
-        assert np.array_equal(board_part(window, shot), expected)
+        assert np.array_equal(board_part(window, shot), plain_picture(window))
         assert window.session.analysis.result.simulations > 0
     finally:
         window.close()
@@ -113,7 +129,7 @@ def test_hover_previews_the_stone_where_it_would_land():
         window.step()
         shot = window.frame.screenshot()
         assert window.hover == 4
-        plain = window.frame.renderer.rgb_array(window.session.state)
+        plain = plain_picture(window)
         changed = np.argwhere((board_part(window, shot) != plain).any(axis=2))
         rows = changed[:, 0]
         geometry = window.frame.renderer.geometry
@@ -208,9 +224,8 @@ def test_analysis_overlay_tints_empty_cells_only(game, params, click_at):
     try:
         press(window, pygame.K_a)
         assert window.show_analysis
-        assert window.message.startswith("No analysis yet")
+        assert window.info_line() == NO_ANALYSIS
         press(window, pygame.K_a)
-        window.message = ""
         click(window, *click_at)
         run_until(window, lambda: len(session.moves) == 2 and idle(window))
         plain = window.frame.screenshot()
@@ -402,9 +417,7 @@ def assert_everything_visible(window):
         assert 0 <= x + rect.x <= width and 0 <= y <= rect.bottom, (x, y)
     assert frame.status_rect().right <= width
     assert frame.small_rect(frame.small_lines).bottom <= height  # the key bar
-    shot = frame.screenshot()
-    expected = frame.renderer.rgb_array(window.session.state)
-    assert np.array_equal(board_part(window, shot), expected)
+    assert np.array_equal(board_part(window, frame.screenshot()), plain_picture(window))
 
 
 @pytest.mark.parametrize(
@@ -450,7 +463,7 @@ def test_resizing_redraws_the_board_to_fit_and_maps_clicks(desktop):
     frame = window.frame
     try:
         first = frame.renderer.geometry.cell
-        for size, grows in (((1400, 1000), True), ((500, 420), False)):
+        for size, grows in (((1400, 1000), True), ((560, 420), False)):
             frame.window.size = size
             window.step()
             assert tuple(frame.window.size) == size
@@ -465,3 +478,170 @@ def test_resizing_redraws_the_board_to_fit_and_maps_clicks(desktop):
         assert window.session.moves == (8 * 9,)
     finally:
         window.close()
+
+
+# --- what the window says ------------------------------------------------------------------
+
+
+def shown(window):
+    """Everything the window's last frame showed as text, one string."""
+    return "\n".join(window.frame.shown)
+
+
+def test_the_thinking_message_goes_once_the_ai_has_moved():
+    window = make_window(human_player=1)
+    session = window.session
+    try:
+        click(window, 0, 0)  # the AI is to move: the click is refused
+        window.step()
+        assert "The AI is thinking: wait for its move." in shown(window)
+        run_until(window, lambda: len(session.moves) == 1 and idle(window))
+        assert window.message == ""
+        assert "The AI is thinking" not in shown(window)
+    finally:
+        window.close()
+
+
+def test_no_analysis_yet_is_said_only_while_there_is_none():
+    window = make_window()
+    session = window.session
+    try:
+        press(window, pygame.K_a)
+        assert NO_ANALYSIS in window.frame.shown
+        click(window, 0, 3)
+        run_until(window, lambda: len(session.moves) == 2 and idle(window))
+        assert NO_ANALYSIS not in window.frame.shown
+        assert "Analysis of the AI's move at move 2: share of 50 simulations" in shown(window)
+    finally:
+        window.close()
+
+
+def test_the_status_texts_say_you_and_ai_with_the_agents_name():
+    agent = agents.MCTSAgent(simulations=50, seed=0)
+    session = GameSession(GameConfig("tictactoe").make_env(), agent)
+    window = PlayWindow(session, opponent="mcts:simulations=50")
+    try:
+        window.step()
+        assert "You (X) to move" in window.frame.shown
+        assert "player_0" not in shown(window)
+        window.hover = None
+        click(window, 1, 1)
+        window.step()  # the AI's turn now: the bar and the status line name it
+        assert "AI (mcts:simulations=50) to move" in window.frame.shown
+        assert "AI (mcts:simulations=50) thinking" in shown(window)
+        run_until(window, lambda: len(session.moves) == 2 and idle(window))
+        assert "You (X) to move" in window.frame.shown
+        while not session.over:  # play on: the first free cell each time
+            run_until(window, lambda: (session.human_turn or session.over) and idle(window))
+            if not session.over:
+                click(window, *divmod(int(session.state.legal_actions()[0]), 3))
+                window.step()
+        window.step()
+        moves = len(session.moves)
+        ends = (f"You win after {moves} moves", f"AI (mcts:simulations=50) wins after {moves}")
+        assert any(end in shown(window) for end in (*ends, f"Draw after {moves} moves"))
+    finally:
+        window.close()
+
+
+def test_othello_shows_the_disc_count():
+    window = make_window("othello", agent=None)
+    try:
+        assert "Black to move   Black 2, White 2" in window.frame.shown
+        click(window, 2, 3)  # d3 flips d4
+        window.step()
+        assert "White to move   Black 4, White 1" in window.frame.shown
+    finally:
+        window.close()
+
+
+def test_the_analysis_is_live_while_the_ai_thinks():
+    window = make_window(agent=agents.MCTSAgent(time_limit=20.0, seed=0), human_player=1)
+    try:
+        press(window, pygame.K_a)
+        start = time.monotonic()
+        while True:  # the simulation count and the heat map come while the AI searches
+            window.step()
+            status = window.thinker.status()
+            if status is not None and status.pi is not None:
+                break
+            assert time.monotonic() - start < TIMEOUT
+        text = shown(window)
+        assert "Live analysis of its move: share of " in text
+        assert " simulations   its win chance " in text
+        assert window.session.analysis is None  # nothing finished yet: the heat is live
+        board = board_part(window, window.frame.screenshot())
+        assert not np.array_equal(board, plain_picture(window))
+        np.testing.assert_allclose(status.pi.sum(), 1.0)
+        first = status.simulations
+        run_until(window, lambda: window.thinker.status().simulations > first)
+    finally:
+        window.close()
+
+
+def test_the_move_list_scrolls_and_follows_the_last_move():
+    window = make_window("connect_n", agent=None, rows=15, cols=15, n=15, gravity=False)
+    session = window.session
+    try:
+        for action in range(120):  # 60 rows of moves: more than the list shows
+            session.play(action)
+        window.step()
+        text = window.frame.shown
+        assert "60." in text and "o8" in text  # the last move (action 119) is in view
+        assert "1." not in text
+        post(pygame.MOUSEWHEEL, x=0, y=100, flipped=False)  # wheel up: the first moves
+        window.step()
+        assert "1." in window.frame.shown and "a1" in window.frame.shown
+        assert "60." not in window.frame.shown
+        post(pygame.MOUSEWHEEL, x=0, y=-3, flipped=False)
+        window.step()
+        assert window.move_list.top == 3
+        session.play(120)  # a new move: the list follows it again
+        window.step()
+        assert "61." in window.frame.shown
+    finally:
+        window.close()
+
+
+class _CompilingAgent:
+    """Announces a compile on the compile logger, then waits to be let go before it
+    searches (as a first search compiles before its first simulation)."""
+
+    def __init__(self):
+        self.agent = agents.MCTSAgent(simulations=50, seed=0)
+        self.go = threading.Event()
+
+    def act(self, env):
+        return self.search(env).action
+
+    def search(self, env, progress=None):
+        log = logging.getLogger("connectn_env.compile")
+        log.info("compiling Connect Four search kernels (first use, cached afterwards)")
+        assert self.go.wait(TIMEOUT)
+        log.info("compiled Connect Four search kernels in 0.1 s")
+        return self.agent.search(env, progress=progress)
+
+
+def test_the_status_line_shows_the_compile_while_the_first_search_compiles():
+    logger = logging.getLogger("connectn_env.compile")
+    level = logger.level
+    agent = _CompilingAgent()
+    window = make_window(agent=agent, human_player=1)
+    try:
+        assert window.notes in logger.handlers
+        run_until(window, lambda: "compiling Connect Four" in shown(window))
+        line = window.frame.status_rect()
+        shot = window.frame.screenshot()
+        spinner = shot[line.top : line.bottom, line.left : line.left + line.h].reshape(-1, 3)
+        red = window.frame.renderer.palette.stones[0]
+        assert sum(near(p, red, 30) for p in spinner) > 10  # the spinner turns beside it
+        status = next(t for t in window.frame.shown if t.startswith("compiling"))
+        assert status.endswith(" s") and "(first use, cached afterwards)" in status
+        agent.go.set()
+        run_until(window, lambda: len(window.session.moves) == 1 and idle(window))
+        assert "compil" not in shown(window)
+    finally:
+        agent.go.set()
+        window.close()
+    assert window.notes not in logger.handlers
+    assert logger.level == level

@@ -46,7 +46,7 @@ def test_terminal_play_escapes_names_and_agent_errors() -> None:
     status = run_terminal(session, stdin=io.StringIO(""), stdout=out, opponent=f"bot{EVIL}")
     text = out.getvalue()
     assert status == 1 and not any(c in text for c in UNSAFE)
-    assert "against bot\\x1b[2J\\x1b]0;pwned\\x07\\u202e\\x9b." in text
+    assert "Opponent: bot\\x1b[2J\\x1b]0;pwned\\x07\\u202e\\x9b\n" in text
     assert "The AI failed: RuntimeError: no move\\x1b[2J" in text
 
 

@@ -48,7 +48,7 @@ def require_torch() -> None:
         import torch  # noqa: F401
     except ImportError as error:
         raise ImportError(
-            'AlphaZero training and agents need torch: pip install "connectn-env[train]" '
+            'AlphaZero training and agents need torch: pip install ".[train]" from a checkout '
             "(CPU builds: pip install torch --index-url https://download.pytorch.org/whl/cpu)"
         ) from error
 

@@ -21,7 +21,8 @@ def import_ray() -> Any:
         import ray
     except ImportError as error:
         raise ImportError(
-            'Ray is not installed: pip install "connectn-env[distributed]" (or ray[default])'
+            'Ray is not installed: pip install ".[distributed]" from a checkout '
+            '(or pip install "ray[default]")'
         ) from error
     return ray
 

@@ -35,7 +35,7 @@ def _ray(address: str) -> Any:
         import ray
     except ImportError as error:
         raise ArenaError(
-            'connectn arena --ray needs Ray: pip install "connectn-env[distributed]"'
+            'connectn arena --ray needs Ray: pip install ".[distributed]" from a checkout'
         ) from error
     if not ray.is_initialized():
         ray.init(address=None if address == "local" else address)

@@ -62,7 +62,8 @@ def run_play(args: argparse.Namespace) -> int:
     if ui == "window":
         from connectn_env.play.window import run_window
 
-        return run_window(session, title=f"connectn play: {session.game.title} against {spec}")
+        title = f"connectn play: {session.game.title} against {spec}"
+        return run_window(session, title=title, opponent=str(spec))
     from connectn_env.play.terminal import run_terminal
 
     return run_terminal(session, opponent=str(spec))

@@ -36,26 +36,36 @@ RGB = tuple[int, int, int]
 
 
 class BoardFrame:
-    """The window: the renderer's board picture, centred, above a panel of text lines.
+    """The window: the renderer's board picture, centred, above a panel of text lines, and
+    optionally a column beside the board (the move list).
 
     The panel has one big status line, ``small_lines`` small lines and a key-help line on
-    a shaded strip at the bottom.
+    a shaded strip at the bottom. The texts drawn since the last :meth:`clear` are kept in
+    :attr:`shown` (what the person sees, for tests and screen readers).
 
     Args:
         renderer: Draws the board.
         title: Window title.
         key_help: The key-help text (the window is made wide enough for it).
         small_lines: Number of small text lines between the status line and the key help.
+        side_width: Width of the column right of the board (:meth:`side_rect`); 0: none.
 
     Attributes:
         renderer: The board renderer (replaced by one with another cell pitch when the
             window's size changes).
         window: The ``pygame.Window`` once opened, else None.
         board_rect: Where the board picture is in the window.
+        shown: The texts drawn since the last :meth:`clear`, in order.
     """
 
     def __init__(
-        self, renderer: PygameRenderer, *, title: str, key_help: str, small_lines: int = 1
+        self,
+        renderer: PygameRenderer,
+        *,
+        title: str,
+        key_help: str,
+        small_lines: int = 1,
+        side_width: int = 0,
     ) -> None:
         if not isinstance(title, str):
             raise TypeError(f"title must be a str, got {type(title).__name__}")
@@ -63,6 +73,8 @@ class BoardFrame:
         self.title = printable(title)
         self.key_help = key_help
         self.small_lines = small_lines
+        self.side_width = side_width
+        self.shown: list[str] = []
         self.window: Any = None
         self.board_rect = pygame.Rect((0, 0), renderer.size)
         self.fonts: tuple[Any, Any] | None = None
@@ -89,14 +101,18 @@ class BoardFrame:
         room_w, room_h = self.screen_room()
         help_w = self.fonts[1].get_rect(self.key_help).width + 2 * PAD
         board_w, board_h = self.renderer.size
-        if board_w > room_w or board_h + self.panel_height > room_h:
-            self._use_cell(self.fitting_cell(room_w, room_h - self.panel_height))
+        if board_w + self.side_width > room_w or board_h + self.panel_height > room_h:
+            cell = self.fitting_cell(room_w - self.side_width, room_h - self.panel_height)
+            self._use_cell(cell)
             board_w, board_h = self.renderer.size
-        width = max(board_w, min(max(help_w, FRAME_WIDTH), room_w))
+        width = max(board_w + self.side_width, min(max(help_w, FRAME_WIDTH), room_w))
         self.window = pygame.Window(
             self.title, (width, board_h + self.panel_height), resizable=True
         )
-        self.window.minimum_size = (MIN_WIDTH, MIN_BOARD_HEIGHT + self.panel_height)
+        self.window.minimum_size = (
+            MIN_WIDTH + self.side_width,
+            MIN_BOARD_HEIGHT + self.panel_height,
+        )
         self.fit()
 
     @property
@@ -136,10 +152,11 @@ class BoardFrame:
             return
         width, height = size
         board_w, board_h = self.renderer.size
+        room = width - self.side_width
         if self._laid_out is not None:  # a resize: the largest board that fits
-            self._use_cell(self.fitting_cell(width, height - self.panel_height))
+            self._use_cell(self.fitting_cell(room, height - self.panel_height))
             board_w, board_h = self.renderer.size
-        self.board_rect = pygame.Rect((max(0, (width - board_w) // 2), 0), (board_w, board_h))
+        self.board_rect = pygame.Rect((max(0, (room - board_w) // 2), 0), (board_w, board_h))
         self._laid_out = size
 
     def _use_cell(self, cell: int) -> None:
@@ -176,6 +193,12 @@ class BoardFrame:
         """A subsurface for drawing the board (renderer coordinates)."""
         return self.surface.subsurface(self.board_rect)
 
+    def side_rect(self) -> pygame.Rect:
+        """The column right of the board (as tall as the board, ``side_width`` wide)."""
+        right = self.surface.get_width()
+        left = max(self.board_rect.right, right - self.side_width)
+        return pygame.Rect(left, PAD, right - left - PAD, self.board_rect.h - PAD)
+
     def status_rect(self) -> pygame.Rect:
         """The big status line."""
         top = self.board_rect.bottom + PAD
@@ -190,6 +213,7 @@ class BoardFrame:
         """Lay out for the window's size (:meth:`fit`), fill the window with the background
         and draw the key-help strip."""
         self.fit()
+        self.shown = []
         surface = self.surface
         surface.fill(BACKGROUND)
         top = self.small_rect(self.small_lines).y
@@ -210,6 +234,7 @@ class BoardFrame:
         returns its right edge."""
         if not text:
             return rect.x
+        self.shown.append(printable(text))
         picture, _ = self.fonts[1 if small else 0].render(printable(text), colour)
         if picture.get_width() > rect.w:
             scale = rect.w / picture.get_width()

@@ -104,9 +104,13 @@ def illegal_move_reason(state: GameState, action: int) -> str:
         return "swap is only allowed as the second move of the game"
     if action not in game.special_actions and state.board[divmod(action, game.cols)]:
         return f"{name} is already taken: choose an empty cell"
-    # Any other reason is the game's own (an Othello move that flips no disc...).
+    # Any other reason is the game's own ("action 0 is illegal: a1 flips no disc"), written
+    # for the API: said with the move's name instead of its action number.
     status = Status(game.kernels.check(game.params, state.data, action))
-    return game.illegal_reason(state, action, status)
+    _, _, why = game.illegal_reason(state, action, status).partition(": ")
+    if why.startswith(f"{name} "):
+        why = f"it {why[len(name) + 1 :]}"
+    return f"{name} is illegal: {why}" if why else f"{name} is illegal here"
 
 
 __all__ = [

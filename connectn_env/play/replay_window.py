@@ -1,4 +1,5 @@
-"""``connectn replay FILE`` in a pygame window: arrow keys step through the game."""
+"""``connectn replay FILE`` in a pygame window: arrow keys step through the game, the move
+list beside the board marks the move shown."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pygame
 
 from connectn_env.games import GameState
 from connectn_env.play.frame import BoardFrame, explain_no_window, run_frames
+from connectn_env.play.movelist import LIST_WIDTH, MoveList
 from connectn_env.play.replay import check_record, move_caption, result_caption
 from connectn_env.render.pygame_renderer import PygameRenderer
 
@@ -18,7 +20,7 @@ class ReplayWindow:
     """Shows a recorded game move by move in a pygame window.
 
     Keys: Left/Right step back/forward, Home/End jump to the start/end, Q (or Escape, or
-    closing the window) quits.
+    closing the window) quits; the mouse wheel scrolls the move list.
 
     Args:
         record: The game (a :class:`~connectn_env.records.GameRecord`).
@@ -26,6 +28,7 @@ class ReplayWindow:
 
     Attributes:
         index: The position shown: 0 is the empty board, ``len(record.moves)`` the end.
+        move_list: The move list beside the board; it marks move ``index``.
         running: False once the viewer was closed.
     """
 
@@ -33,8 +36,11 @@ class ReplayWindow:
         self.record = check_record(record)
         self.states: list[GameState] = record.replay_states()
         renderer = PygameRenderer(self.states[0].game)
-        self.frame = BoardFrame(renderer, title=title, key_help=WINDOW_KEYS)
+        self.frame = BoardFrame(renderer, title=title, key_help=WINDOW_KEYS, side_width=LIST_WIDTH)
         self.names = renderer.palette.names
+        game = self.states[0].game
+        self.move_names = [renderer.style.move_label(game, a) for a in record.moves]
+        self.move_list = MoveList()
         self.index = 0
         self.running = True
 
@@ -50,6 +56,8 @@ class ReplayWindow:
                 self.running = False
             elif event.type == pygame.KEYDOWN:
                 self.key(event.key)
+            elif event.type == pygame.MOUSEWHEEL:  # wheel up (y > 0): earlier moves
+                self.move_list.scroll(-event.y, len(self.move_names), self.frame.side_rect())
         if self.running:
             self.draw()
             self.frame.window.flip()
@@ -79,6 +87,8 @@ class ReplayWindow:
         frame.text(caption, frame.status_rect())
         at_end = self.index == len(self.states) - 1
         frame.text(result_caption(self.record) if at_end else "", frame.small_rect(0), small=True)
+        current = self.index - 1 if self.index > 0 else None
+        self.move_list.draw(frame, frame.side_rect(), self.move_names, self.names, current)
 
     def close(self) -> None:
         """Close the window; safe to repeat."""

@@ -210,6 +210,15 @@ class GameSession:
             return f"{names[winner]} wins."
         return "You win!" if winner == self.human_player else "The AI wins."
 
+    def score_text(self, names: tuple[str, str]) -> str | None:
+        """``"Black 12, White 10"``: the disc count of a game that counts discs (Othello:
+        its ``discs(state)``), else None."""
+        discs = getattr(self.game, "discs", None)
+        if not callable(discs):
+            return None
+        first, second = discs(self.state)
+        return f"{names[0]} {first}, {names[1]} {second}"
+
     def _replay(self, moves: list[int]) -> None:
         self.env.reset()
         for action in moves:

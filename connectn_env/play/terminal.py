@@ -7,6 +7,7 @@ import textwrap
 import time
 from typing import Any, TextIO
 
+from connectn_env.play.compile_notes import CompileNotes
 from connectn_env.play.notation import move_format, move_name, parse_move
 from connectn_env.play.session import HINT, MOVE, GameSession
 from connectn_env.play.thinking import think
@@ -23,6 +24,9 @@ HELP_WIDTH = 79  # introduction and help lines are wrapped to this many characte
 
 class TerminalGame:
     """Plays a :class:`~connectn_env.play.session.GameSession` on text streams.
+
+    While it runs, each record of the ``connectn_env.compile`` logger (the agent's first
+    search compiling) is printed on a line of its own.
 
     Args:
         session: The game.
@@ -56,29 +60,34 @@ class TerminalGame:
     def run(self) -> int:
         """Play until ``quit`` or the end of input; returns the exit status (0; 1 if the
         agent failed; 130 on Ctrl-C)."""
-        session = self.session
         try:
-            self._say(self._intro())
-            self._say(render_ansi(session.state))
-            while True:
-                if session.ai_turn:
-                    if not self._agent_moves(MOVE):
-                        return 1
-                    self._show()
-                    continue
-                line = self._read()
-                if line is None:
-                    self._say("End of input: bye.")
-                    return 0
-                outcome = self._command(line)
-                if outcome == QUIT:
-                    self._say("Bye.")
-                    return 0
-                if outcome == CHANGED:
-                    self._show()
+            with CompileNotes(self._note):
+                return self._loop()
         except KeyboardInterrupt:
             self._say("\nInterrupted: bye.")
             return 130
+
+    def _loop(self) -> int:
+        """The intro, then moves and commands until the game is left."""
+        session = self.session
+        self._say(self._intro())
+        self._show()
+        while True:
+            if session.ai_turn:
+                if not self._agent_moves(MOVE):
+                    return 1
+                self._show()
+                continue
+            line = self._read()
+            if line is None:
+                self._say("End of input: bye.")
+                return 0
+            outcome = self._command(line)
+            if outcome == QUIT:
+                self._say("Bye.")
+                return 0
+            if outcome == CHANGED:
+                self._show()
 
     # --- input ---------------------------------------------------------------------------
 
@@ -204,11 +213,19 @@ class TerminalGame:
             self.stdout.write("\r\033[K")
             self.stdout.flush()
 
+    def _note(self, text: str) -> None:
+        """A compile logger's record, on a line of its own."""
+        self._clear_progress()
+        self._say(f"  {text}")
+
     # --- output --------------------------------------------------------------------------
 
     def _show(self) -> None:
         session = self.session
         self._say(render_ansi(session.state))
+        score = session.score_text(NAMES)
+        if score is not None:
+            self._say(f"Discs: {score}")
         result = session.result_text(NAMES)
         if result is not None:
             self._say(f"{result} Type new for another game, undo to take back, quit to leave.")
@@ -220,8 +237,8 @@ class TerminalGame:
         else:
             first = "first" if session.human_player == 0 else "second"
             sides = (
-                f"You play {NAMES[session.human_player]} (you move {first}) against "
-                f"{self.opponent}."
+                f"You play {NAMES[session.human_player]} (you move {first}). "
+                f"Opponent: {self.opponent}"
             )
         game = self.session.game
         legend = load_style(game.render_style).legend(game.rows, game.cols, NAMES)

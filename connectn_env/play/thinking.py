@@ -10,11 +10,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from connectn_env.games.validation import require_choice
 from connectn_env.play.session import HINT, MOVE, GameSession
 
 # progress(simulations, elapsed, root_value); returning True asks the search to stop early
 Progress = Callable[[int, float, float], Any]
+LIVE_EVERY = 0.1  # seconds between snapshots of the root's visits during a search
 
 
 @dataclass(frozen=True)
@@ -46,12 +49,15 @@ class Status:
         simulations: Simulations so far (None if the agent does not report progress).
         root_value: Its current estimate of the position for the player to move, in
             [-1, 1] (None until reported).
+        pi: The share of the root's visits per action so far (None until reported, and for
+            agents without ``root_visits``).
     """
 
     kind: str
     elapsed: float
     simulations: int | None
     root_value: float | None
+    pi: np.ndarray | None = None
 
     @property
     def win_chance(self) -> float | None:
@@ -108,7 +114,9 @@ class Thinker:
         self._stop = threading.Event()
         self._kind = MOVE
         self._start = 0.0
+        self._num_actions: int | None = None
         self._report: tuple[int, float] | None = None
+        self._live: tuple[float, np.ndarray] | None = None  # (when, pi) of the root's visits
         self._answer: Answer | None = None
 
     @property
@@ -136,25 +144,33 @@ class Thinker:
             raise RuntimeError("the agent is still thinking: wait until busy is False")
         moves = session.moves
         env = session.position_copy()
+        self._num_actions = session.game.num_actions
         self._stop.clear()
         with self._lock:
-            self._kind, self._start, self._report, self._answer = kind, time.monotonic(), None, None
+            self._kind, self._start = kind, time.monotonic()
+            self._report, self._live, self._answer = None, None, None
         self._thread = threading.Thread(
             target=self._run, args=(kind, moves, env), name="connectn-ai", daemon=True
         )
         self._thread.start()
+
+    @property
+    def started(self) -> float:
+        """When the latest search started (a ``time.monotonic()`` reading)."""
+        with self._lock:
+            return self._start
 
     def status(self) -> Status | None:
         """The running search's progress, or None when idle or stopping."""
         if not self.busy or self._stop.is_set():
             return None
         with self._lock:
-            report = self._report
+            report, live = self._report, self._live
             elapsed = time.monotonic() - self._start
             kind = self._kind
         if report is None:
             return Status(kind, elapsed, None, None)
-        return Status(kind, elapsed, report[0], report[1])
+        return Status(kind, elapsed, report[0], report[1], None if live is None else live[1])
 
     def poll(self) -> Answer | None:
         """The finished answer (once), or None."""
@@ -174,9 +190,25 @@ class Thinker:
         return not self.busy
 
     def _progress(self, simulations: int, elapsed: float, root_value: float) -> bool:
+        live = self._live_pi()
         with self._lock:
             self._report = (int(simulations), float(root_value))
+            if live is not None:
+                self._live = live
         return self._stop.is_set()  # True ends the search early
+
+    def _live_pi(self) -> tuple[float, np.ndarray] | None:
+        """A new snapshot of the root's visit shares if the last is :data:`LIVE_EVERY` old
+        (read in the searching thread, between its chunks), else None."""
+        root_visits = getattr(self.agent, "root_visits", None)
+        now = time.monotonic()
+        if not callable(root_visits) or self._num_actions is None:
+            return None
+        if self._live is not None and now - self._live[0] < LIVE_EVERY:
+            return None
+        visits = np.asarray(root_visits(self._num_actions), dtype=float)
+        total = visits.sum()
+        return None if total <= 0 else (now, visits / total)
 
     def _run(self, kind: str, moves: tuple[int, ...], env: Any) -> None:
         try:

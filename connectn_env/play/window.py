@@ -1,4 +1,5 @@
-"""The pygame window of ``connectn play``: the board, a status panel and the keys."""
+"""The pygame window of ``connectn play``: the board, the move list, a status panel and
+the keys."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from typing import Any
 import numpy as np
 import pygame
 
+from connectn_env.play.compile_notes import CompileNotes
 from connectn_env.play.frame import PAD, BoardFrame, explain_no_window, run_frames
+from connectn_env.play.movelist import LIST_WIDTH, MoveList
 from connectn_env.play.notation import forced_special_action, illegal_move_reason, swap_action
 from connectn_env.play.session import HINT, MOVE, GameSession
 from connectn_env.play.thinking import Status, Thinker
@@ -23,6 +26,7 @@ WIN_BANNER, LOSS_BANNER, DRAW_BANNER = (60, 170, 90), (200, 60, 50), (120, 116, 
 WHITE = (255, 255, 255)
 HEAT_LABELS = 5  # the most visited moves get a percentage
 KEY_HELP = "U undo   N new game   S switch sides   H hint   A analysis   Q quit"
+NO_ANALYSIS = "No analysis yet: it appears when the AI searches."
 
 
 class PlayWindow:
@@ -31,34 +35,64 @@ class PlayWindow:
     The agent thinks in a background thread (:class:`~connectn_env.play.thinking.Thinker`)
     on a copy of the position while the window keeps drawing and handling events; the
     window applies the move it returns. Call :meth:`run` for the whole loop, or
-    :meth:`step` once per frame and then :meth:`close`.
+    :meth:`step` once per frame and then :meth:`close`. While the window is open, the
+    records of the ``connectn_env.compile`` logger are caught
+    (:class:`~connectn_env.play.compile_notes.CompileNotes`): the status line shows the
+    latest while the agent's first search compiles.
 
     Args:
         session: The game to show and play.
         title: Window title.
+        opponent: The agent's name in the status texts (``"AI (mcts:time=1)"``); by
+            default its class name.
 
     Attributes:
         session: The game.
         frame: The window, board picture and text lines (:class:`BoardFrame`).
         thinker: Runs the agent, or None without an agent.
+        opponent: The agent's name.
         show_analysis: Whether the analysis heat map is drawn.
-        message: The line of information under the status line (hints, errors).
+        move_list: The move list beside the board (scrolled with the mouse wheel).
+        notes: The compile logger's records.
         running: False once the person has quit.
     """
 
-    def __init__(self, session: GameSession, *, title: str = "connectn play") -> None:
+    def __init__(
+        self, session: GameSession, *, title: str = "connectn play", opponent: str | None = None
+    ) -> None:
         if not isinstance(session, GameSession):
             raise TypeError(f"session must be a GameSession, got {type(session).__name__}")
+        if opponent is not None and not isinstance(opponent, str):
+            raise TypeError(f"opponent must be a str or None, got {type(opponent).__name__}")
         self.session = session
         self.thinker = None if session.agent is None else Thinker(session.agent)
+        self.opponent = opponent or type(session.agent).__name__
         key_help = KEY_HELP if self.thinker is not None else KEY_HELP.replace("   H hint", "")
-        self.frame = BoardFrame(PygameRenderer(session.game), title=title, key_help=key_help)
+        self.frame = BoardFrame(
+            PygameRenderer(session.game),
+            title=title,
+            key_help=key_help,
+            side_width=LIST_WIDTH,
+        )
         self.names = self.frame.renderer.palette.names
         self.show_analysis = False
-        self.message = ""
+        self.move_list = MoveList()
+        self.notes = CompileNotes()
         self.running = True
         self.hover: int | None = None
+        self._message: tuple[tuple[int, ...], str] = ((), "")
         self._failed: tuple[int, ...] | None = None  # the position where the agent failed
+
+    @property
+    def message(self) -> str:
+        """The line of information under the status line (hints, errors, what a key did).
+        It belongs to the position it was said in: any move clears it."""
+        moves, text = self._message
+        return text if moves == self.session.moves else ""
+
+    @message.setter
+    def message(self, text: str) -> None:
+        self._message = (self.session.moves, text)
 
     # --- lifecycle -----------------------------------------------------------------------
 
@@ -69,6 +103,7 @@ class PlayWindow:
     def step(self) -> bool:
         """One frame: handle pending events, let the agent move, draw. False once quit."""
         self.frame.open()
+        self.notes.attach()
         for event in pygame.event.get():
             self.handle(event)
         if self.running:
@@ -82,6 +117,7 @@ class PlayWindow:
         if self.thinker is not None:
             self.thinker.stop()
             self.thinker.wait(timeout=_stop_timeout(self.session.agent))
+        self.notes.detach()
         self.frame.close()
 
     # --- input ---------------------------------------------------------------------------
@@ -96,6 +132,8 @@ class PlayWindow:
             self.hover = None
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.click(event.pos)
+        elif event.type == pygame.MOUSEWHEEL:  # wheel up (y > 0): earlier moves
+            self.move_list.scroll(-event.y, len(self.session.moves), self.frame.side_rect())
         elif event.type == pygame.KEYDOWN:
             self.key(event.key)
 
@@ -140,8 +178,6 @@ class PlayWindow:
             self.running = False
         elif key == pygame.K_a:
             self.show_analysis = not self.show_analysis
-            if self.show_analysis and session.analysis is None:
-                self.message = "No analysis yet: it appears after the AI's first search."
         elif key == pygame.K_u:
             self._stop_thinking()
             taken = session.undo()
@@ -217,9 +253,12 @@ class PlayWindow:
         status = None if self.thinker is None else self.thinker.status()
         thinking = status is not None and status.kind == MOVE
         preview = self.hover if session.human_turn and not thinking else None
-        frame.renderer.draw(board, session.state, highlight=preview)
-        if self.show_analysis and session.analysis is not None:
-            self._draw_heat(board, session.analysis.result.pi)
+        bar = self.bar_text()
+        frame.renderer.draw(board, session.state, highlight=preview, status=bar)
+        frame.shown.append(bar)
+        pi = self._shown_pi(status)
+        if pi is not None:
+            self._draw_heat(board, pi)
         if session.hint is not None:
             self._draw_hint(board, session.hint)
         result = session.result_text(self.names)
@@ -230,16 +269,66 @@ class PlayWindow:
             self._draw_banner(line, result)
         else:
             frame.text(self._prompt(), line)
-        frame.text(self.info_line(), frame.small_rect(0), small=True)
+        frame.text(self.info_line(status), frame.small_rect(0), small=True)
+        self._draw_move_list()
         return frame.surface
 
-    def info_line(self) -> str:
-        """The line under the status line: the message, else (with the analysis shown) what
-        the heat map shows."""
+    def bar_text(self) -> str:
+        """The status bar under the board: who is to move (``"You (Red) to move"``, ``"AI
+        (mcts) to move"``) or who won, and the disc count in Othello."""
+        session, state = self.session, self.session.state
+        moves = state.move_number
+        after = f"after {moves} move{'s' * (moves != 1)}"
+        winner = state.winner
+        if winner is not None:
+            side = self.side_name(winner)
+            text = f"{side} {'win' if side.startswith('You') else 'wins'} {after}"
+        elif state.is_terminal():
+            text = f"Draw {after}"
+        else:
+            text = f"{self.side_name(state.current_player())} to move"
+        score = session.score_text(self.names)
+        return text if score is None else f"{text}   {score}"
+
+    def side_name(self, player: int) -> str:
+        """``"You (Red)"``, ``"AI (mcts)"``, or the colour alone when two people play."""
         session = self.session
-        if not self.message and self.show_analysis and session.analysis is not None:
+        if session.agent is None:
+            return self.names[player]
+        if player == session.human_player:
+            return f"You ({self.names[player]})"
+        return f"AI ({self.opponent})"
+
+    def info_line(self, status: Status | None = None) -> str:
+        """The line under the status line: the message, else (with the analysis shown) what
+        the heat map shows (``status``: the search under way, if any)."""
+        if self.message or not self.show_analysis:
+            return self.message
+        if status is not None and status.pi is not None:
+            whose = "its move" if status.kind == MOVE else "your hint"
+            return (
+                f"Live analysis of {whose}: share of {status.simulations:,} simulations "
+                "per move so far"
+            )
+        if self.session.analysis is not None:
             return self._analysis_caption()
-        return self.message
+        return NO_ANALYSIS
+
+    def _shown_pi(self, status: Status | None) -> np.ndarray | None:
+        """The visit shares the heat map shows: the search under way's, else the latest
+        finished search's; None with the analysis hidden or none to show."""
+        if not self.show_analysis:
+            return None
+        if status is not None and status.pi is not None:
+            return status.pi
+        analysis = self.session.analysis
+        return None if analysis is None else analysis.result.pi
+
+    def _draw_move_list(self) -> None:
+        session, style = self.session, self.frame.renderer.style
+        names = [style.move_label(session.game, a) for a in session.moves]
+        current = len(names) - 1 if names else None
+        self.move_list.draw(self.frame, self.frame.side_rect(), names, self.names, current)
 
     def _prompt(self) -> str:
         session = self.session
@@ -275,8 +364,13 @@ class PlayWindow:
         arc.center = (round(line.x + radius + 2), line.centery)
         angle = (time.monotonic() * 5.0) % (2 * math.pi)
         pygame.draw.arc(surface, colour, arc, angle, angle + 4.2, max(2, round(radius / 3)))
-        if status.kind == MOVE:
-            parts = [f"AI ({self.names[mover]}) thinking"]
+        note = None
+        if status.simulations is None:  # nothing searched yet: perhaps compiling
+            note = self.notes.latest(since=self.thinker.started)
+        if note is not None:
+            parts = [note]
+        elif status.kind == MOVE:
+            parts = [f"AI ({self.opponent}) thinking"]
         else:
             parts = ["Looking for a hint"]
         if status.simulations is not None:
@@ -397,10 +491,17 @@ def _stop_timeout(agent: Any) -> float:
     return 5.0 if budget is None else float(budget) + 1.0
 
 
-def run_window(session: GameSession, *, title: str = "connectn play", fps: float = 30.0) -> int:
-    """Play ``session`` in a window until the person quits; returns 0 (1, with a message on
-    stderr, if no window can be opened)."""
-    window = PlayWindow(session, title=title)
+def run_window(
+    session: GameSession,
+    *,
+    title: str = "connectn play",
+    opponent: str | None = None,
+    fps: float = 30.0,
+) -> int:
+    """Play ``session`` in a window until the person quits (``opponent``: the agent's name
+    in the status texts); returns 0 (1, with a message on stderr, if no window can be
+    opened)."""
+    window = PlayWindow(session, title=title, opponent=opponent)
     problem = window.frame.try_open()
     if problem is not None:
         return explain_no_window(problem)
@@ -423,4 +524,4 @@ def _search_label(game: Any, result: Any) -> str:
     return text
 
 
-__all__ = ["HINT_COLOUR", "PlayWindow", "run_window"]
+__all__ = ["HINT_COLOUR", "NO_ANALYSIS", "PlayWindow", "run_window"]

@@ -75,18 +75,25 @@ class PygameRenderer:
         return self.geometry.action_at(pos)
 
     def draw(
-        self, surface: pygame.Surface, state: GameState, *, highlight: int | None = None
+        self,
+        surface: pygame.Surface,
+        state: GameState,
+        *,
+        highlight: int | None = None,
+        status: str | None = None,
     ) -> None:
         """Draw ``state`` into the top-left ``size`` pixels of ``surface``.
 
         Shows the stones, the last move, the winning line or chain once the game is won,
         and a status bar. ``highlight`` is an action to preview (for example the one under
         the mouse): if it is legal, a translucent stone of the player to move is drawn
-        where it would land; illegal actions are ignored.
+        where it would land; illegal actions are ignored. ``status`` replaces the status
+        bar's text (by default :func:`~connectn_env.render.ansi.status_text` with the
+        palette's names), for example to say "You" and "AI".
 
         Raises:
             TypeError: ``surface`` is not a ``pygame.Surface``, ``state`` not a GameState,
-                ``highlight`` not an int or None.
+                ``highlight`` not an int or None, ``status`` not a str or None.
             ValueError: ``surface`` is smaller than ``size``, ``state`` belongs to another
                 game, or ``highlight`` is outside the action space.
         """
@@ -101,6 +108,10 @@ class PygameRenderer:
         self._check_state(state)
         if highlight is not None:
             highlight = require_int("highlight", highlight, 0, self.game.num_actions - 1)
+        if status is None:
+            status = status_text(state, self.palette.names)
+        elif not isinstance(status, str):
+            raise TypeError(f"status must be a str or None, got {type(status).__name__}")
         sprites = self.sprites()
         surface.blit(sprites.background, (0, 0))
         canvas = Canvas(surface)
@@ -110,7 +121,7 @@ class PygameRenderer:
             if cell is not None:  # not a special action (swap, pass)
                 ghost = sprites.ghosts[state.current_player()]
                 canvas.blit_centered(ghost, self.geometry.center(*cell))
-        self._draw_status(surface, sprites, state)
+        self._draw_status(surface, sprites, state, status)
 
     def rgb_array(self, state: GameState) -> np.ndarray:
         """A new uint8 (height, width, 3) picture of ``state``; needs no display."""
@@ -172,9 +183,11 @@ class PygameRenderer:
                 f"state is a position of {state.game!r}, this renderer draws {self.game!r}"
             )
 
-    def _draw_status(self, surface: pygame.Surface, sprites: Sprites, state: GameState) -> None:
+    def _draw_status(
+        self, surface: pygame.Surface, sprites: Sprites, state: GameState, status: str
+    ) -> None:
         x, y, width, height = self.geometry.status_rect
-        text, _ = sprites.font.render(status_text(state, self.palette.names), TEXT)
+        text, _ = sprites.font.render(status, TEXT)
         player = state.current_player() if state.winner is None else state.winner
         icon = sprites.icons[player] if player in (0, 1) else None
         gap = round(height * 0.3)

@@ -1,0 +1,42 @@
+"""What ``connectn play`` tells a new user outside the game: each game's ``--help`` in its
+own colours, and how to install what a feature needs (from a checkout: the package is on
+no index)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import pytest
+
+from connectn_env.cli import build_parser
+
+
+def play_help(game: str, capsys) -> str:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["play", game, "--help"])
+    return " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize(
+    ("game", "first"),
+    [
+        ("hex", "Red in the window, X in the terminal"),
+        ("gomoku", "Black in the window, X in the terminal"),
+        ("othello", "Black in the window, X in the terminal"),
+        ("connect_four", "Red in the window, X in the terminal"),
+        ("tictactoe", "X"),
+    ],
+)
+def test_human_first_is_explained_in_the_games_own_colours(game, first, capsys) -> None:
+    text = play_help(game, capsys)
+    assert f"--human-first you move first (default): {first} " in text
+    other = {"hex": "Gomoku", "gomoku": "Hex"}.get(game, "Gomoku")
+    assert other not in text
+
+
+def test_missing_torch_says_how_to_install_it_from_a_checkout(monkeypatch) -> None:
+    alphazero = importlib.import_module("agents.alphazero")
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch fails
+    with pytest.raises(ImportError, match=r'need torch: pip install "\.\[train\]" from a ch'):
+        alphazero.require_torch()
