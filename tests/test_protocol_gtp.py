@@ -22,6 +22,9 @@ from connectn_env.protocols.match import ProtocolMatch
 
 ROOT = Path(__file__).parents[1]
 RESPONSE = re.compile(r"([=?])(\d*) (.*?)\n\n", re.S)
+HUGE = "9" * 5000  # past Python's int-string limit (4,300 digits): int() itself raises
+TOO_LONG = "'99999999999999999999...' is not a number of 1 to 18 ASCII digits"
+BOARDSIZE = "syntax error: boardsize takes one or two integers (width height): "
 
 
 def engine(size: int = 5, swap: bool = False) -> GtpEngine:
@@ -302,6 +305,7 @@ def test_connectn_gtp_over_pipes_with_a_hexgui_session_and_garbage():
         "6 undo\n"
         "7 undo\n"
         "8 undo\n"
+        f"8 boardsize {HUGE}\n"  # past the int-string limit: was a traceback
         "9 quit\n"
         "10 name\n"  # after quit: never answered
     )
@@ -324,8 +328,9 @@ def test_connectn_gtp_over_pipes_with_a_hexgui_session_and_garbage():
         ("=", "7", ""),
         ("?", "8", "cannot undo: no move has been played"),
     ]
-    assert responses[13] == ("=", "9", "")
-    assert len(responses) == 14
+    assert responses[13] == ("?", "8", BOARDSIZE + TOO_LONG)
+    assert responses[14] == ("=", "9", "")
+    assert len(responses) == 15
 
 
 class GtpClient:
@@ -376,11 +381,6 @@ def test_connectn_gtp_mcts_plays_itself_to_the_end_over_pipes():
     returncode, stderr = client.close()
     assert returncode == 0
     assert stderr.count("simulations in") == len(moves)  # the search notes go to stderr
-
-
-HUGE = "9" * 5000  # past Python's int-string limit (4,300 digits): int() itself raises
-TOO_LONG = "'99999999999999999999...' is not a number of 1 to 18 ASCII digits"
-BOARDSIZE = "syntax error: boardsize takes one or two integers (width height): "
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,18 @@ from connectn_env.records import GameConfig
 
 ROOT = Path(__file__).parents[1]
 MOVE = re.compile(r"(\d+),(\d+)")
+HUGE = "1" * 5000  # past Python's int-string limit (4,300 digits): int() itself raises
+SHOWN_HUGE = "11111111111111111111..."  # what messages quote of it
+USAGE = {
+    "START": "START takes the board size, for example START 20",
+    "RECTSTART": "RECTSTART takes width,height, for example RECTSTART 30,20",
+    "TURN": "TURN takes X,Y, for example TURN 10,10",
+    "TAKEBACK": "TAKEBACK takes X,Y, for example TAKEBACK 10,10",
+}
+
+
+def not_a_number(shown: str) -> str:
+    return f"'{shown}' is not a number of 1 to 18 ASCII digits"
 
 
 def brain(agent=None) -> PbrainEngine:
@@ -341,6 +353,10 @@ def test_connectn_pbrain_over_pipes_as_the_manager_drives_it():
         "10,10,1\r\n"
         "10,11,2\r\n"
         "DONE\r\n"
+        f"TURN 1,{HUGE}\r\n"  # past the int-string limit: was a traceback
+        "BOARD\r\n"
+        "1,1,\u00b2\r\n"
+        "DONE\r\n"
         "END\r\n"
         "ABOUT\r\n"  # after END: never answered
     )
@@ -354,7 +370,10 @@ def test_connectn_pbrain_over_pipes_as_the_manager_drives_it():
     assert answers[5].startswith("UNKNOWN command 'SHOUT'")
     assert answers[6] == "OK"
     assert MOVE.fullmatch(answers[7]) and answers[7] not in ("10,10", "10,11")
-    assert len(answers) == 8
+    assert answers[8] == f"ERROR {USAGE['TURN']}: {not_a_number(SHOWN_HUGE)}"
+    board_line = "ERROR BOARD line '1,1,\u00b2' is not X,Y,FIELD: "
+    assert answers[9] == board_line + not_a_number("\u00b2")
+    assert len(answers) == 10
 
 
 def test_connectn_pbrain_honours_timeout_turn_over_pipes():
@@ -386,20 +405,6 @@ def test_connectn_pbrain_honours_timeout_turn_over_pipes():
     brain_process.stdin.write("END\n")
     brain_process.stdin.flush()
     assert brain_process.wait(timeout=30) == 0
-
-
-HUGE = "1" * 5000  # past Python's int-string limit (4,300 digits): int() itself raises
-SHOWN_HUGE = "11111111111111111111..."  # what messages quote of it
-USAGE = {
-    "START": "START takes the board size, for example START 20",
-    "RECTSTART": "RECTSTART takes width,height, for example RECTSTART 30,20",
-    "TURN": "TURN takes X,Y, for example TURN 10,10",
-    "TAKEBACK": "TAKEBACK takes X,Y, for example TAKEBACK 10,10",
-}
-
-
-def not_a_number(shown: str) -> str:
-    return f"'{shown}' is not a number of 1 to 18 ASCII digits"
 
 
 @pytest.mark.parametrize(
