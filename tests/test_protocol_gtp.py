@@ -154,6 +154,7 @@ def test_boardsize_width_height_and_clear_board():
         ("all_legal_moves b w", "syntax error: all_legal_moves takes at most a colour"),
         ("PLAY b c3", "unknown command: PLAY"),
         ("\u00e9t\u00e9 b c3", "unknown command: \u00e9t\u00e9"),
+        ("fo\u202eo b c3", "unknown command: fo\\u202eo"),  # a bidi override, shown escaped
     ],
 )
 def test_malformed_commands_fail_and_change_nothing(line, message):

@@ -51,6 +51,7 @@ from connectn_env.protocols.clock import TimeSystem, thinking_budget
 from connectn_env.protocols.match import ProtocolMatch
 from connectn_env.protocols.numbers import parse_integer
 from connectn_env.records import GameConfig
+from connectn_env.safetext import printable
 
 __all__ = ["GtpEngine", "GtpError", "run_gtp"]
 
@@ -148,7 +149,7 @@ class GtpEngine:
         command, args = words[0], words[1:]
         handler = self._commands.get(command)
         if handler is None:
-            return _response(False, ident, f"unknown command: {command[:40]}")
+            return _response(False, ident, f"unknown command: {printable(command[:40])}")
         try:
             return _response(True, ident, handler(args))
         except GtpError as error:
