@@ -3,6 +3,7 @@ choice between the compiled loop (this suite's games) and the Python loop (any o
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from agents.loop import new_workspace
 from agents.treepool import tree_pair
 from agents.treeview import SNAPSHOT_DEPTH, SNAPSHOT_WIDTH, TreeNode, snapshot, tree_text
 from connectn_env.games import GameState
+from connectn_env.games.compile_notice import compiling
 from connectn_env.games.lib.rng import new_rng
 from connectn_env.games.validation import require_bool, require_int, require_number
 from connectn_env.memory_limits import check_max_nodes
@@ -31,7 +33,10 @@ from connectn_env.memory_limits import check_max_nodes
 DEFAULT_SIMULATIONS = 1000
 DEFAULT_MAX_NODES = 1_000_000
 BACKENDS = ("auto", "native", "generic")
-_CHUNK_SECONDS = 0.01
+_FIRST_CHUNK = 64  # simulations in the first chunk without a time limit (then doubled)
+_CHUNK_SECONDS = 0.01  # longest chunk under a time limit (``progress`` about this often)
+_CHUNK_SHARE = 0.5  # of the time left, the most one chunk is sized to take
+_CHUNK_GROWTH = 4  # a chunk is at most this many times the last one under a time limit
 _PROVEN = {
     search_tree.WIN: "loss",
     search_tree.LOSS: "win",
@@ -124,30 +129,63 @@ def run_budget(
     simulations: int | None,
     time_limit: float | None,
     on_chunk: Callable[[int, float], Any] | None = None,
+    *,
+    start: float | None = None,
 ) -> tuple[int, float]:
     """Call ``step(n)`` (runs up to n simulations, returns how many) until the budget is spent,
     a step runs fewer than asked (root proven) or ``on_chunk(done, elapsed)`` returns True.
-    Returns ``(simulations, seconds)``."""
-    start = time.perf_counter()
+
+    Under a time limit the clock is read before every chunk, the first included; the first
+    chunk is one simulation, and each later one is sized from the last one's measured cost to
+    take at most half the time left (and at most ``_CHUNK_SECONDS``), growing at most
+    ``_CHUNK_GROWTH``-fold, so that it ends well within the budget. Without one, chunks start
+    at ``_FIRST_CHUNK`` simulations and double.
+
+    Args:
+        step: Runs the simulations.
+        simulations: The simulation budget, or None.
+        time_limit: Seconds from ``start``, or None.
+        on_chunk: Called after each chunk; True stops.
+        start: ``time.perf_counter()`` when the budget began (default: now).
+
+    Returns:
+        ``(simulations, seconds since start)``.
+    """
+    start = time.perf_counter() if start is None else start
     done = 0
-    chunk = 64
-    while True:
+    chunk = _FIRST_CHUNK if time_limit is None else 1
+    while time_limit is None or time.perf_counter() - start < time_limit:
         ask = chunk if simulations is None else min(chunk, simulations - done)
+        called = time.perf_counter()
         got = step(ask)
         done += got
-        elapsed = time.perf_counter() - start
+        now = time.perf_counter()
         if got < ask or (simulations is not None and done >= simulations):
-            return done, elapsed
-        if on_chunk is not None and on_chunk(done, elapsed) is True:
-            return done, elapsed
-        if time_limit is not None:
-            left = time_limit - elapsed
-            if left <= 0:
-                return done, elapsed
-            rate = done / max(elapsed, 1e-9)
-            chunk = max(1, int(rate * min(left, _CHUNK_SECONDS)))
-        else:
+            break
+        if on_chunk is not None and on_chunk(done, now - start) is True:
+            break
+        if time_limit is None:
             chunk = min(chunk * 2, 1 << 16)
+            continue
+        seconds = min((time_limit - (now - start)) * _CHUNK_SHARE, _CHUNK_SECONDS)
+        chunk = min(int(seconds * got / max(now - called, 1e-9)), ask * _CHUNK_GROWTH)
+        if chunk < 1:
+            break
+    return done, time.perf_counter() - start
+
+
+def _compiles_announced(search: Callable[..., SearchResult]) -> Callable[..., SearchResult]:
+    """``search`` with the numba compiles of its first call announced as the game's search
+    kernels (:mod:`connectn_env.games.compile_notice`)."""
+
+    @functools.wraps(search)
+    def announced(self: SearchAgent, env: Any, progress: Any = None) -> SearchResult:
+        state = native_state(env)
+        what = "search kernels" if state is None else f"{state.game.title} search kernels"
+        with compiling(what):
+            return search(self, env, progress)
+
+    return announced
 
 
 class SearchAgent:
@@ -216,11 +254,13 @@ class SearchAgent:
         root: GameState,
         step: Callable[[int], int],
         on_chunk: Callable[[int, float], Any] | None,
+        start: float,
     ) -> tuple[int, bool]:
         """Called once per search of this suite's games, before the budgeted simulations: may
         prove root moves (and run simulations through ``step``), calling ``on_chunk(done,
         elapsed)`` now and then. Returns the simulations run and whether ``on_chunk`` asked to
-        stop. The time it takes comes out of ``time_limit``."""
+        stop. The time it takes comes out of ``time_limit``, which counts from ``start``
+        (``time.perf_counter()`` when the search began)."""
         return 0, False
 
     def _choose(self) -> int:
@@ -234,6 +274,7 @@ class SearchAgent:
         """The action for ``env.agent_selection``."""
         return self.search(env).action
 
+    @_compiles_announced
     def search(
         self, env: Any, progress: Callable[[int, float, float], Any] | None = None
     ) -> SearchResult:
@@ -254,6 +295,7 @@ class SearchAgent:
         """
         if progress is not None and not callable(progress):
             raise TypeError(f"progress must be callable or None, got {progress!r}")
+        start = time.perf_counter()  # time_limit counts from here
         mask = legal_mask(env)
         state = native_state(env)
         if self.backend == "native" and state is None:
@@ -261,7 +303,6 @@ class SearchAgent:
         self._before_search(state if self.backend != "generic" else None)
         if not self._trees:
             self._trees = tree_pair(self, self.max_nodes)
-        start = time.perf_counter()
         key_before = self._root_key
         self._root_key = None  # a failed search leaves no tree to reuse
         if state is not None and self.backend != "generic":
@@ -302,17 +343,15 @@ class SearchAgent:
             def on_chunk(done: int, elapsed: float) -> Any:
                 return progress(done, elapsed, self._root_value())
 
-        simulations, time_limit = self.simulations, self.time_limit
+        simulations = self.simulations
         proving, stopped = 0, False
         if isinstance(root, GameState):
-            proving, stopped = self._prove_root(root, budget_step, on_chunk)
+            proving, stopped = self._prove_root(root, budget_step, on_chunk, start)
             if simulations is not None:
                 simulations -= proving
-            if time_limit is not None:
-                time_limit -= time.perf_counter() - start
         done = 0
         if not stopped:
-            done, _ = run_budget(budget_step, simulations, time_limit, on_chunk)
+            done, _ = run_budget(budget_step, simulations, self.time_limit, on_chunk, start=start)
         result = self._result(mask, proving + done, time.perf_counter() - start)
         if self.reuse_tree:
             self._root_key = key

@@ -238,6 +238,15 @@ def build_parser() -> argparse.ArgumentParser:
     bench = add_command("bench", help="environment and MCTS speed against references")
     bench.add_argument("--full", action="store_true", help="more runs and simulations")
 
+    warmup = add_command(
+        "warmup",
+        help="compile ahead what the first moves need (numba caches it on disk)",
+        description="Compile the rules and the search (plain UCT and the game's recommended "
+        "options) of each GAME ahead, so that the first move of any later program loads them "
+        "from numba's cache instead of compiling.",
+    )
+    warmup.add_argument("games", nargs="*", metavar="GAME", help="game names (default: all)")
+
     train = add_command(
         "train",
         help="train an AlphaZero network by self-play (needs torch)",
@@ -364,6 +373,13 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             from connectn_env.bench import run_bench
 
             return run_bench(full=args.full)
+        if args.command == "warmup":
+            from connectn_env.warmup import run_warmup
+
+            try:
+                return run_warmup(args.games)
+            except ValueError as error:
+                parser.exit(2, printable(f"connectn warmup: error: {error}\n", newlines=True))
         try:
             args.game_config = game_config_from_args(args)
         except ValueError as error:

@@ -8,6 +8,7 @@ through ``new_initial_state()``.
 """
 
 from connectn_env.games import connect_n, gomoku, hex, othello
+from connectn_env.games.compile_notice import COMPILE_LOGGER  # (announces numba compiles)
 from connectn_env.games.connect_n import ConnectNGame, connect_four, tictactoe
 from connectn_env.games.contract import NO_ACTION, TERMINAL_PLAYER, GameKernels, Outcome, Status
 from connectn_env.games.coords import cell_name, column_label, parse_cell_name
@@ -31,6 +32,7 @@ PLUGINS = [connect_n, gomoku, hex, othello]
 REGISTRY: GameRegistry = build_registry(PLUGINS)
 
 __all__ = [
+    "COMPILE_LOGGER",
     "GOMOKU_RULES",
     "MAX_SIDE",
     "NO_ACTION",

@@ -1,0 +1,140 @@
+"""Telling people about numba compiles: records on the ``connectn_env.compile`` logger.
+
+The first use of a game's kernels or of the search compiles them (seconds; numba caches the
+result on disk, so later processes load it in milliseconds). numba signals a compile with its
+``numba:compile`` event, which fires only when a function is really compiled: not when it is
+already compiled, not when it loads from the cache. A listener on that event logs, at INFO and
+before the compile starts, ``"compiling Gomoku 15 x 15 search kernels (first use; cached
+afterwards)"``, and when it is over ``"compiled Gomoku 15 x 15 search kernels in 4.1 s"``.
+What is compiled is named by the innermost :func:`compiling` block around it (the search
+agents open one per search); a compile outside any block is named by its function.
+
+Like any library, the package only logs: the logger has a ``NullHandler`` and no level, so
+nothing is shown until a program asks. The ``connectn`` programs attach a handler (with
+:func:`compile_notices` or their own); in a notebook or script::
+
+    import logging
+    logging.basicConfig(level=logging.INFO)  # or only this logger:
+    logging.getLogger("connectn_env.compile").setLevel(logging.INFO)
+
+(``basicConfig`` shows every library's INFO records; the second line, with a handler of your
+own on that logger or the root, only these.)
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from numba.core import event
+
+__all__ = ["COMPILE_LOGGER", "compile_notices", "compiling"]
+
+COMPILE_LOGGER = "connectn_env.compile"
+_logger = logging.getLogger(COMPILE_LOGGER)
+_logger.addHandler(logging.NullHandler())
+
+
+class _ThreadState(threading.local):
+    """Per thread (numba compiles in the calling thread): the open :func:`compiling` blocks
+    (``[what, announced, compile seconds]`` each) and the depth of nested compiles."""
+
+    def __init__(self) -> None:
+        self.blocks: list[list[Any]] = []
+        self.depth = 0
+        self.started = 0.0
+        self.unnamed = ""
+
+
+_state = _ThreadState()
+
+
+class _CompileListener(event.Listener):
+    """Logs the start of each outermost real compile (and the end of one outside a block)."""
+
+    def on_start(self, ev: event.Event) -> None:
+        state = _state
+        state.depth += 1
+        if state.depth > 1:
+            return
+        state.started = time.perf_counter()
+        if state.blocks:
+            block = state.blocks[-1]
+            if not block[1]:
+                block[1] = True
+                _logger.info("compiling %s (first use; cached afterwards)", block[0])
+        else:
+            function = ev.data["dispatcher"].py_func
+            state.unnamed = f"{function.__module__}.{function.__qualname__}"
+            _logger.info("compiling %s (first use; cached afterwards)", state.unnamed)
+
+    def on_end(self, ev: event.Event) -> None:
+        state = _state
+        state.depth -= 1
+        if state.depth > 0:
+            return
+        seconds = time.perf_counter() - state.started
+        if state.blocks:
+            state.blocks[-1][2] += seconds
+        else:
+            _logger.info("compiled %s in %.1f s", state.unnamed, seconds)
+
+
+event.register("numba:compile", _CompileListener())
+
+
+@contextmanager
+def compiling(what: str) -> Iterator[None]:
+    """Name the numba compiles inside this block ``what`` (``"Gomoku 15 x 15 search
+    kernels"``): the first one logs the start record, the end of the block the done record
+    with the seconds spent compiling. Nothing is logged if nothing is compiled. Blocks nest
+    (the innermost names) and are per thread."""
+    if not isinstance(what, str):
+        raise TypeError(f"what must be a str naming what is compiled, got {what!r}")
+    block: list[Any] = [what, False, 0.0]
+    _state.blocks.append(block)
+    try:
+        yield
+    finally:
+        _state.blocks.pop()
+        if block[1]:
+            _logger.info("compiled %s in %.1f s", what, block[2])
+
+
+@contextmanager
+def compile_notices(show: Callable[[str], Any]) -> Iterator[logging.Handler]:
+    """Pass each compile record's message to ``show`` (from the compiling thread) inside this
+    block: a program's way to display them (its progress line, stderr, a protocol's comment
+    line). The logger lets INFO records through meanwhile (its level is put back at the end).
+
+    Raises:
+        TypeError: ``show`` is not callable.
+    """
+    if not callable(show):
+        raise TypeError(f"show must be callable, got {show!r}")
+    handler = _Forward(show)
+    level = _logger.level
+    if _logger.getEffectiveLevel() > logging.INFO:
+        _logger.setLevel(logging.INFO)
+    _logger.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        _logger.removeHandler(handler)
+        _logger.setLevel(level)
+
+
+class _Forward(logging.Handler):
+    def __init__(self, show: Callable[[str], Any]) -> None:
+        super().__init__(logging.INFO)
+        self.show = show
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.show(record.getMessage())
+        except Exception:  # a display that fails must not stop the compile
+            self.handleError(record)

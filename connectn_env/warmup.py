@@ -1,0 +1,124 @@
+"""``connectn warmup``: compile ahead what the first moves on a game need, so that no program
+waits for numba later (the compiled code goes to numba's cache on disk; every later process
+loads it in well under a second).
+
+For each game: the rules kernels the environments use (reset, step, observation, mask), a
+plain-UCT search (``MCTSAgent(preset="uct")``) and a search with the game's recommended
+options (``MCTSAgent()``: RAVE, the roll-out policies, the exact solver where the game has
+one, searched at a position the solver takes on when it does not take on the start).
+AlphaZero's network search and the vector environment's compiled loop are not included (they
+need torch or a vector env: their first use compiles them).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+import numpy as np
+
+from connectn_env.games import REGISTRY, BoardGame
+from connectn_env.games.compile_notice import compile_notices, compiling
+
+__all__ = ["WARM_SIMULATIONS", "run_warmup", "warm_up_agent", "warm_up_game"]
+
+WARM_SIMULATIONS = 64  # of each warm-up search: enough to reach every kernel the search uses
+_POSITION_TRIES = 20  # random games tried to reach a position the exact solver takes on
+
+
+def warm_up_agent(agent: Any, game: BoardGame) -> None:
+    """Compile (or load from the cache) what ``agent``'s searches on ``game`` need: one short
+    search (its first chunk of simulations) from the start and, if the game's exact solver
+    does not take on the start, one from a position it does. Agents that are not search
+    agents (``MCTSAgent``, ``PUCTAgent``...) are left alone: they are not asked anything.
+
+    Raises:
+        TypeError: ``game`` is not a ``BoardGame``.
+    """
+    from agents.search import SearchAgent
+    from connectn_env.envs.base import BoardGameEnv
+
+    if not isinstance(game, BoardGame):
+        raise TypeError(f"game must be a BoardGame, got {type(game).__name__}")
+    if not isinstance(agent, SearchAgent):
+        return
+    env = BoardGameEnv(game)
+    env.reset()
+    agent.search(env, progress=_stop_at_once)
+    solver = game.exact_solver()
+    if solver is not None and not solver.reaches(env.game_state):
+        for seed in range(_POSITION_TRIES):
+            if _play_until_solvable(env, solver, np.random.default_rng(seed)):
+                agent.search(env, progress=_stop_at_once)
+                return
+
+
+def warm_up_game(game: BoardGame) -> None:
+    """Compile (or load) the rules kernels of ``game`` and what a plain-UCT search and a
+    search with the game's recommended options need (see the module docstring).
+
+    Raises:
+        TypeError: ``game`` is not a ``BoardGame``.
+    """
+    from agents import MCTSAgent
+    from connectn_env.envs.base import BoardGameEnv
+
+    if not isinstance(game, BoardGame):
+        raise TypeError(f"game must be a BoardGame, got {type(game).__name__}")
+    with compiling(f"{game.title} rules kernels"):
+        env = BoardGameEnv(game)
+        env.reset()
+        observation, *_ = env.last()
+        env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        env.last()
+    for preset in ("uct", "default"):
+        warm_up_agent(MCTSAgent(simulations=WARM_SIMULATIONS, preset=preset, seed=0), game)
+
+
+def run_warmup(names: Sequence[str] = (), stream: TextIO | None = None) -> int:
+    """``connectn warmup [GAME ...]``: warm up each named game with its default parameters
+    (no name: every registered game), telling ``stream`` (default stdout) what is compiled as
+    it goes; returns 0.
+
+    Raises:
+        ValueError: an unknown game name (nothing is compiled).
+    """
+    stream = stream if stream is not None else sys.stdout
+    games = [REGISTRY.make(name) for name in (names or list(REGISTRY.keys()))]
+    games = list(dict.fromkeys(games))  # Connect-N's defaults are Connect Four: once
+
+    def show(message: str) -> None:
+        print(f"  {message}", file=stream, flush=True)
+
+    total = time.perf_counter()
+    for number, game in enumerate(games, 1):
+        print(f"[{number}/{len(games)}] {game.title}", file=stream, flush=True)
+        start = time.perf_counter()
+        with compile_notices(show):
+            warm_up_game(game)
+        print(f"  ready ({time.perf_counter() - start:.1f} s)", file=stream, flush=True)
+    print(
+        f"warm: {len(games)} game{'s' if len(games) != 1 else ''} in "
+        f"{time.perf_counter() - total:.1f} s; later first moves load from numba's cache",
+        file=stream,
+        flush=True,
+    )
+    return 0
+
+
+def _stop_at_once(simulations: int, seconds: float, value: float) -> bool:
+    return True
+
+
+def _play_until_solvable(env: Any, solver: Any, rng: np.random.Generator) -> bool:
+    """Play random moves on ``env`` (from the start) until ``solver`` takes the position on;
+    False if the game ended first."""
+    env.reset()
+    state = env.game_state
+    while not state.is_terminal():
+        if solver.reaches(state):
+            return True
+        env.step(int(rng.choice(state.legal_actions())))
+    return False

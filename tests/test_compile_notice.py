@@ -1,0 +1,117 @@
+"""The compile announcements: records on the ``connectn_env.compile`` logger only for real
+compiles, the start record before the compile, named by the innermost ``compiling`` block."""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import re
+import sys
+
+import pytest
+from numba import njit
+
+from connectn_env.games import COMPILE_LOGGER
+from connectn_env.games.compile_notice import compile_notices, compiling
+
+DONE = re.compile(r"compiled (.+) in \d+\.\d s")
+
+
+def fresh_function():
+    """A numba function not compiled yet (not cached: a new one each call)."""
+
+    @njit
+    def add_one(x):
+        return x + 1
+
+    return add_one
+
+
+def test_block_names_the_compile_and_the_start_comes_before_it():
+    function = fresh_function()
+    seen = []
+
+    def show(message):
+        seen.append((message, len(function.signatures)))  # compiled signatures so far
+
+    with compile_notices(show), compiling("test kernels"):
+        assert function(1) == 2
+        assert function(2) == 3  # already compiled: nothing more
+    assert seen[0] == ("compiling test kernels (first use; cached afterwards)", 0)
+    assert len(seen) == 2 and DONE.fullmatch(seen[1][0]).group(1) == "test kernels"
+    assert seen[1][1] == 1
+
+
+def test_nothing_is_logged_without_a_compile():
+    function = fresh_function()
+    function(1)
+    seen = []
+    with compile_notices(seen.append), compiling("test kernels"):
+        function(5)
+    assert seen == []
+
+
+def test_a_compile_outside_any_block_is_named_by_its_function():
+    function = fresh_function()
+    seen = []
+    with compile_notices(seen.append):
+        function(1)
+    name = f"{__name__}.fresh_function.<locals>.add_one"
+    assert seen[0] == f"compiling {name} (first use; cached afterwards)"
+    assert DONE.fullmatch(seen[1]).group(1) == name
+
+
+def test_inner_block_names_and_one_pair_of_records_per_block():
+    first, second = fresh_function(), fresh_function()
+    seen = []
+    with compile_notices(seen.append), compiling("outer"), compiling("inner"):
+        first(1)
+        second(1.5)
+    assert seen[0] == "compiling inner (first use; cached afterwards)"
+    assert [DONE.fullmatch(m).group(1) for m in seen[1:]] == ["inner"]
+
+
+def test_a_cache_load_is_not_announced(tmp_path, monkeypatch):
+    source = tmp_path / "cached_kernel.py"
+    source.write_text(
+        "from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    def load():
+        spec = importlib.util.spec_from_file_location("cached_kernel", source)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module.twice
+
+    seen = []
+    with compile_notices(seen.append):
+        assert load()(3) == 6  # compiled and saved
+        compiled = len(seen)
+        assert load()(4) == 8  # a new dispatcher: loads from the cache
+    sys.modules.pop("cached_kernel", None)
+    assert compiled == 2 and len(seen) == 2
+
+
+def test_the_library_shows_nothing_by_itself(capsys):
+    logger = logging.getLogger(COMPILE_LOGGER)
+    assert any(isinstance(h, logging.NullHandler) for h in logger.handlers)
+    assert logger.level == logging.NOTSET
+    with compiling("quiet kernels"):
+        fresh_function()(1)
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""
+
+
+def test_notices_restore_the_logger_level():
+    logger = logging.getLogger(COMPILE_LOGGER)
+    with compile_notices(lambda message: None):
+        assert logger.getEffectiveLevel() <= logging.INFO
+    assert logger.level == logging.NOTSET
+
+
+def test_bad_arguments():
+    with pytest.raises(TypeError, match="show must be callable"), compile_notices("stderr"):
+        pass
+    with pytest.raises(TypeError, match="what must be a str"), compiling(3):
+        pass

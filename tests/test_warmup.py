@@ -1,0 +1,90 @@
+"""``connectn warmup``: compiles ahead what a first move needs, for the games named or all."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+
+from agents import MCTSAgent, RandomAgent
+from connectn_env import warmup
+from connectn_env.cli import main
+from connectn_env.games import REGISTRY, connect_four
+from connectn_env.games.connect_n.exact import REACH_EMPTY_CELLS
+
+FIRST_MOVES = """
+import logging, sys
+logging.basicConfig(level=logging.INFO, stream=sys.stdout, format="%(message)s")
+from agents import MCTSAgent
+from connectn_env.envs.base import BoardGameEnv
+from connectn_env.games import REGISTRY
+env = BoardGameEnv(REGISTRY.make("tictactoe"))
+env.reset()
+MCTSAgent(time_limit=0.05, preset="uct").act(env)
+MCTSAgent(time_limit=0.05).act(env)
+print("moved")
+"""
+
+
+@pytest.mark.slow
+def test_warmup_compiles_what_the_first_moves_need(tmp_path):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "OMP_NUM_THREADS": "1"}
+    command = [sys.executable, "-m", "connectn_env.cli", "warmup", "tictactoe"]
+    warm = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+    assert warm.returncode == 0, warm.stderr
+    lines = warm.stdout.splitlines()
+    assert lines[0] == "[1/1] Tic-tac-toe"
+    announce = "  compiling Tic-tac-toe search kernels (first use; cached afterwards)"
+    assert announce in lines
+    assert any(line.startswith("  compiled Tic-tac-toe search kernels in ") for line in lines)
+    later = subprocess.run(
+        [sys.executable, "-c", FIRST_MOVES], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert later.returncode == 0, later.stderr
+    assert later.stdout.splitlines() == ["moved"]  # nothing compiled, nothing announced
+
+
+def test_no_name_warms_every_registered_game_once(monkeypatch):
+    warmed = []
+    monkeypatch.setattr(warmup, "warm_up_game", warmed.append)
+    out = io.StringIO()
+    assert warmup.run_warmup(stream=out) == 0
+    names = {REGISTRY.entry_of(game).name for game in warmed}
+    assert names == set(REGISTRY.keys()) - {"connect_n"}  # its defaults are Connect Four
+    assert len(warmed) == len(names)
+    assert out.getvalue().splitlines()[-1].startswith(f"warm: {len(warmed)} games in ")
+
+
+def test_unknown_game_is_refused_before_anything_compiles(monkeypatch, capsys):
+    warmed = []
+    monkeypatch.setattr(warmup, "warm_up_game", warmed.append)
+    with pytest.raises(SystemExit) as stop:
+        main(["warmup", "hex", "chess"])
+    assert stop.value.code == 2
+    assert "connectn warmup: error: unknown game 'chess'" in capsys.readouterr().err
+    assert warmed == []
+
+
+def test_warm_up_agent_searches_where_the_exact_solver_starts():
+    searched = []
+
+    class Spy(MCTSAgent):
+        def search(self, env, progress=None):
+            searched.append(len(env.unwrapped.game_state.history()))
+            return super().search(env, progress)
+
+    game = connect_four()
+    warmup.warm_up_agent(Spy(simulations=16, seed=0), game)
+    assert searched[0] == 0 and len(searched) == 2  # the start, then a position it takes on
+    assert game.rows * game.cols - searched[1] <= REACH_EMPTY_CELLS
+
+
+def test_warm_up_leaves_other_agents_alone_and_checks_the_game():
+    warmup.warm_up_agent(RandomAgent(seed=0), connect_four())  # not asked anything
+    with pytest.raises(TypeError, match="game must be a BoardGame"):
+        warmup.warm_up_agent(MCTSAgent(simulations=4), "connect_four")
+    with pytest.raises(TypeError, match="game must be a BoardGame"):
+        warmup.warm_up_game("hex")
