@@ -65,10 +65,12 @@ def test_every_guide_page_is_in_the_table_of_contents_and_linked_from_the_readme
     lost to a reader of the repository."""
     index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
     toctree = re.search(r"```\{toctree\}\n(.*?)```", index, re.S)[1].split()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     pages = sorted(path.stem for path in (ROOT / "docs").glob("*.md") if path.stem != "index")
     assert len(pages) >= 9
     for page in pages:
         assert page in toctree, page
+        assert f"](docs/{page}.md)" in readme, page
         assert f"]({page}.md)" in index, page
 
 

@@ -1,9 +1,10 @@
-"""The README's ```python examples run as written: each block saved as a script file on its own
-and run by a fresh interpreter, as a reader who copies one example would run it (so a missing
-import, a dependence on an earlier block or a missing ``if __name__ == "__main__":`` guard
-fails).
+"""The README's and the docs pages' ```python examples run as written: each block saved as a
+script file on its own and run by a fresh interpreter, as a reader who copies one example
+would run it (so a missing import, a dependence on an earlier block or a missing
+``if __name__ == "__main__":`` guard fails). Their relative links lead to files that exist.
 
-Only fences marked ``python`` are run; ``bash``, ``text`` and unmarked fences are not.
+Only fences marked ``python`` are run; ``bash``, ``text`` and unmarked fences are not. A block
+right after a ``<!-- slow -->`` line (invisible on GitHub and on the site) is a slow test.
 """
 
 from __future__ import annotations
@@ -13,16 +14,29 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
-README = Path(__file__).parents[1] / "README.md"
+ROOT = Path(__file__).parents[1]
+README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK_TIMEOUT = 600  # seconds; the slowest block trains a small model
 FENCE = re.compile(r"^(?P<indent> *)(?P<fence>```+|~~~+)(?P<info>[^\n`]*)\n", re.MULTILINE)
+SLOW = "<!-- slow -->"
+LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\((?P<target>[^)\s]+)\)")
 
 
-def python_blocks(markdown: str) -> list[tuple[int, str]]:
-    """(first line number, code) of every fenced block whose info string is ``python``."""
+class Block(NamedTuple):
+    """A ``python`` block: the line of its first code line, its code, whether it is slow."""
+
+    line: int
+    code: str
+    slow: bool = False
+
+
+def python_blocks(markdown: str) -> list[Block]:
+    """Every fenced block whose info string is ``python``."""
     blocks = []
     position = 0
     while opening := FENCE.search(markdown, position):
@@ -34,7 +48,8 @@ def python_blocks(markdown: str) -> list[tuple[int, str]]:
             line = markdown.count("\n", 0, opening.end()) + 1
             lines = markdown[opening.end() : body_end].splitlines()
             code = "\n".join(text.removeprefix(indent) for text in lines)
-            blocks.append((line, code))
+            before = markdown[: opening.start()].rstrip().rsplit("\n", 1)[-1].strip()
+            blocks.append(Block(line, code, before == SLOW))
         position = end.end() if end else len(markdown)
     return blocks
 
@@ -44,29 +59,39 @@ def test_python_blocks_are_found_and_other_fences_skipped() -> None:
         "Text\n\n```bash\npip install x\n```\n\n```python\na = 1\n```\n\n"
         "```\nplain\n```\n\n````python\nb = a + 1\n```\nstill python\n````\n"
         "  ```python title=x\n  c = 3\n  ```\n~~~text\n```python\nnot code\n```\n~~~\n"
+        "<!-- slow -->\n```python\nd = 4\n```\n"
     )
     assert python_blocks(markdown) == [
-        (8, "a = 1"),
-        (16, "b = a + 1\n```\nstill python"),
-        (21, "c = 3"),
+        (8, "a = 1", False),
+        (16, "b = a + 1\n```\nstill python", False),
+        (21, "c = 3", False),
+        (30, "d = 4", True),
     ]
 
 
-def _readme_blocks() -> list[tuple[int, str]]:
-    return python_blocks(README.read_text(encoding="utf-8"))
+def _examples() -> list[pytest.param]:
+    examples = []
+    for page in PAGES:
+        name = page.relative_to(ROOT).as_posix()
+        for block in python_blocks(page.read_text(encoding="utf-8")):
+            marks = [pytest.mark.slow] if block.slow else []
+            examples.append(pytest.param(page, block, marks=marks, id=f"{name}:{block.line}"))
+    return examples
 
 
-def test_readme_has_python_examples() -> None:
-    assert len(_readme_blocks()) >= 5
+def test_the_readme_and_the_pages_have_python_examples() -> None:
+    counts = {page.name: len(python_blocks(page.read_text(encoding="utf-8"))) for page in PAGES}
+    assert counts["README.md"] >= 2
+    assert sum(counts.values()) >= 15
 
 
-@pytest.mark.parametrize(("line", "code"), _readme_blocks(), ids=lambda value: str(value)[:12])
-def test_readme_python_example_runs_as_a_script(line: int, code: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("page", "block"), _examples())
+def test_python_example_runs_as_a_script(page: Path, block: Block, tmp_path: Path) -> None:
     """Each block, saved as ``example.py`` in an empty directory (files it writes land
-    there), runs with this checkout importable; padding keeps README line numbers."""
+    there), runs with this checkout importable; padding keeps the page's line numbers."""
     script = tmp_path / "example.py"
-    script.write_text("\n" * (line - 1) + code + "\n", encoding="utf-8")
-    root = str(README.parent)
+    script.write_text("\n" * (block.line - 1) + block.code + "\n", encoding="utf-8")
+    root = str(ROOT)
     path = os.environ.get("PYTHONPATH")
     env = {**os.environ, "PYTHONPATH": root if not path else os.pathsep.join([root, path])}
     run = subprocess.run(
@@ -77,7 +102,20 @@ def test_readme_python_example_runs_as_a_script(line: int, code: str, tmp_path: 
         text=True,
         timeout=BLOCK_TIMEOUT,
     )
-    assert run.returncode == 0, f"README.md block at line {line} failed:\n{run.stderr[-3000:]}"
+    name = page.relative_to(ROOT)
+    assert run.returncode == 0, f"{name} block at line {block.line} failed:\n{run.stderr[-3000:]}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.relative_to(ROOT).as_posix())
+def test_relative_links_lead_to_files_that_exist(page: Path) -> None:
+    """Links of the README and the pages, read as files in the repository (pictures aside:
+    the screenshots are made by a script)."""
+    text = re.sub(r"(?ms)^```.*?^```", "", page.read_text(encoding="utf-8"))
+    text = re.sub(r"`[^`\n]*`", "", text)
+    for match in LINK.finditer(text):
+        target = match["target"].split("#")[0]
+        if target and not re.match(r"^[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):
+            assert (page.parent / target).exists(), f"{page.name}: {match[0]}"
 
 
 def _bash_block_after(markdown: str, heading: str) -> str:
@@ -90,5 +128,5 @@ def _bash_block_after(markdown: str, heading: str) -> str:
 def test_ci_runs_the_readme_test_command() -> None:
     """.ci/run must run exactly the README's test command, so the two cannot drift."""
     command = _bash_block_after(README.read_text(encoding="utf-8"), "Tests (")
-    ci_script = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
+    ci_script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert command in ci_script.splitlines()
