@@ -97,7 +97,7 @@ class MCTSAgent(SearchAgent):
     losses propagate (MCTS-Solver) and are reported per move (``SearchResult.proven_moves``).
 
     Options left unset (None) take the game's recommended values (``game.search_defaults``,
-    the strongest configuration measured on that game: see the README) with
+    the strongest configuration measured on that game: see docs/agents.md) with
     ``preset="default"``, or plain UCT's (:class:`SearchOptions`) with ``preset="uct"`` and on
     envs that are not this suite's. ``MCTSAgent(preset="uct")`` is plain UCT with random
     play-outs everywhere.

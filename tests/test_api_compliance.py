@@ -60,8 +60,8 @@ def constructors() -> list:
 CONSTRUCTORS = constructors()
 
 
-# What api_test says of every env of the suite, and why it cannot be avoided (README,
-# "PettingZoo's api_test warnings"): the first two are skipped only for the Dict-observation
+# What api_test says of every env of the suite, and why it cannot be avoided (docs/environments.md,
+# "PettingZoo conventions"): the first two are skipped only for the Dict-observation
 # envs that api_test lists by name (connect_four_v3, tictactoe_v3, chess_v6, ...); the third
 # is the empty board at reset, which PettingZoo's connect_four_v3 also reports (games that
 # start with stones on the board, such as Othello, do not get it).

@@ -111,7 +111,7 @@ class BoardGame:
         max_moves: Most actions a game can last.
         gravity: True if an action names a column and the stone drops.
         search_defaults: Keyword options of ``agents.MCTSAgent`` for its strongest search on
-            this game (measured; see the README); ``MCTSAgent()`` uses them for the options
+            this game (measured; see docs/agents.md); ``MCTSAgent()`` uses them for the options
             it is not given.
         tactics: The game's :class:`~connectn_env.games.tactics.Tactics` (fast answers for
             the search's roll-out policies), or None: the search then uses the generic ones
