@@ -24,7 +24,7 @@ from connectn_env.play.window import (
 from connectn_env.records import GameConfig, load_record, save_record
 from connectn_env.records.record import GameRecord
 from connectn_env.render.pygame_renderer import PygameRenderer
-from connectn_env.render.theme import BACKGROUND
+from connectn_env.render.theme import BACKGROUND, TEXT
 
 TIMEOUT = 30.0
 
@@ -489,16 +489,19 @@ def shown(window):
 
 
 def test_the_thinking_message_goes_once_the_ai_has_moved():
-    window = make_window(human_player=1)
+    agent = _HeldAgent()
+    window = make_window(agent=agent, human_player=1)
     session = window.session
     try:
         click(window, 0, 0)  # the AI is to move: the click is refused
         window.step()
         assert "The AI is thinking: wait for its move." in shown(window)
+        agent.go.set()
         run_until(window, lambda: len(session.moves) == 1 and idle(window))
         assert window.message == ""
         assert "The AI is thinking" not in shown(window)
     finally:
+        agent.go.set()
         window.close()
 
 
@@ -517,18 +520,18 @@ def test_no_analysis_yet_is_said_only_while_there_is_none():
 
 
 def test_the_status_texts_say_you_and_ai_with_the_agents_name():
-    agent = agents.MCTSAgent(simulations=50, seed=0)
+    agent = _HeldAgent(announce=False)
     session = GameSession(GameConfig("tictactoe").make_env(), agent)
     window = PlayWindow(session, opponent="mcts:simulations=50")
     try:
         window.step()
         assert "You (X) to move" in window.frame.shown
         assert "player_0" not in shown(window)
-        window.hover = None
         click(window, 1, 1)
         window.step()  # the AI's turn now: the bar and the status line name it
         assert "AI (mcts:simulations=50) to move" in window.frame.shown
         assert "AI (mcts:simulations=50) thinking" in shown(window)
+        agent.go.set()
         run_until(window, lambda: len(session.moves) == 2 and idle(window))
         assert "You (X) to move" in window.frame.shown
         while not session.over:  # play on: the first free cell each time
@@ -541,6 +544,7 @@ def test_the_status_texts_say_you_and_ai_with_the_agents_name():
         ends = (f"You win after {moves} moves", f"AI (mcts:simulations=50) wins after {moves}")
         assert any(end in shown(window) for end in (*ends, f"Draw after {moves} moves"))
     finally:
+        agent.go.set()
         window.close()
 
 
@@ -603,29 +607,33 @@ def test_the_move_list_scrolls_and_follows_the_last_move():
         window.close()
 
 
-class _CompilingAgent:
-    """Announces a compile on the compile logger, then waits to be let go before it
-    searches (as a first search compiles before its first simulation)."""
+class _HeldAgent:
+    """An MCTS agent that searches only once let go (``go.set()``); with ``announce``, it
+    first says on the compile logger that it compiles (as a first search does before its
+    first simulation)."""
 
-    def __init__(self):
+    def __init__(self, announce=True):
         self.agent = agents.MCTSAgent(simulations=50, seed=0)
         self.go = threading.Event()
+        self.announce = announce
 
     def act(self, env):
         return self.search(env).action
 
     def search(self, env, progress=None):
         log = logging.getLogger("connectn_env.compile")
-        log.info("compiling Connect Four search kernels (first use, cached afterwards)")
+        if self.announce:
+            log.info("compiling Connect Four search kernels (first use, cached afterwards)")
         assert self.go.wait(TIMEOUT)
-        log.info("compiled Connect Four search kernels in 0.1 s")
+        if self.announce:
+            log.info("compiled Connect Four search kernels in 0.1 s")
         return self.agent.search(env, progress=progress)
 
 
 def test_the_status_line_shows_the_compile_while_the_first_search_compiles():
     logger = logging.getLogger("connectn_env.compile")
     level = logger.level
-    agent = _CompilingAgent()
+    agent = _HeldAgent()
     window = make_window(agent=agent, human_player=1)
     try:
         assert window.notes in logger.handlers
@@ -645,3 +653,19 @@ def test_the_status_line_shows_the_compile_while_the_first_search_compiles():
         window.close()
     assert window.notes not in logger.handlers
     assert logger.level == level
+
+
+def test_a_long_caption_is_wrapped_onto_two_lines():
+    window = make_window("tictactoe", agent="random")
+    try:
+        words = " ".join(f"word{i}" for i in range(40))
+        window.message = words
+        window.step()
+        assert window.frame.shown.count(words) == 1  # recorded once, drawn on two lines
+        shot = window.frame.screenshot()
+        for index in (0, 1):
+            line = window.frame.small_rect(index)
+            pixels = shot[line.top : line.bottom, line.left : line.right].reshape(-1, 3)
+            assert (np.abs(pixels.astype(int) - TEXT).max(axis=1) < 60).sum() > 50
+    finally:
+        window.close()

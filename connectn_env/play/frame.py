@@ -235,13 +235,41 @@ class BoardFrame:
         if not text:
             return rect.x
         self.shown.append(printable(text))
-        picture, _ = self.fonts[1 if small else 0].render(printable(text), colour)
+        return self._draw_text(text, rect, small, colour, centre)
+
+    def paragraph(self, text: str, first: int, count: int) -> None:
+        """Draw ``text`` on small lines ``first`` to ``first + count - 1``, wrapped at spaces
+        to the window's width (the last line shrunk to fit what is left)."""
+        if not text:
+            return
+        self.shown.append(printable(text))
+        width = self.small_rect(first).w
+        lines = [""]
+        for word in text.split(" "):
+            trial = f"{lines[-1]} {word}" if lines[-1] else word
+            too_wide = self.fonts[1].get_rect(printable(trial)).width > width
+            if too_wide and lines[-1] and len(lines) < count:
+                lines.append(word)
+            else:
+                lines[-1] = trial
+        for index, line in enumerate(lines):
+            self._draw_text(line, self.small_rect(first + index), True, TEXT, False)
+
+    def _draw_text(
+        self, text: str, rect: pygame.Rect, small: bool, colour: RGB, centre: bool
+    ) -> int:
+        font = self.fonts[1 if small else 0]
+        picture, bounds = font.render(printable(text), colour)
+        place = picture.get_rect(midleft=(rect.x, rect.centery))
         if picture.get_width() > rect.w:
             scale = rect.w / picture.get_width()
             picture = pygame.transform.smoothscale(
                 picture, (rect.w, max(1, round(picture.get_height() * scale)))
             )
-        place = picture.get_rect(midleft=(rect.x, rect.centery))
+            place = picture.get_rect(midleft=(rect.x, rect.centery))
+        else:  # on the line's baseline, so that "g5" and "b3" stand level
+            ascender, descender = font.get_sized_ascender(), font.get_sized_descender()
+            place.y = rect.centery + (ascender + descender) // 2 - bounds.y
         if centre:
             place.centerx = rect.centerx
         self.surface.blit(picture, place)

@@ -26,6 +26,7 @@ WIN_BANNER, LOSS_BANNER, DRAW_BANNER = (60, 170, 90), (200, 60, 50), (120, 116, 
 WHITE = (255, 255, 255)
 HEAT_LABELS = 5  # the most visited moves get a percentage
 KEY_HELP = "U undo   N new game   S switch sides   H hint   A analysis   Q quit"
+INFO_LINES = 2  # small lines for messages and the analysis caption
 NO_ANALYSIS = "No analysis yet: it appears when the AI searches."
 
 
@@ -72,6 +73,7 @@ class PlayWindow:
             PygameRenderer(session.game),
             title=title,
             key_help=key_help,
+            small_lines=INFO_LINES,
             side_width=LIST_WIDTH,
         )
         self.names = self.frame.renderer.palette.names
@@ -269,7 +271,7 @@ class PlayWindow:
             self._draw_banner(line, result)
         else:
             frame.text(self._prompt(), line)
-        frame.text(self.info_line(status), frame.small_rect(0), small=True)
+        frame.paragraph(self.info_line(status), 0, INFO_LINES)
         self._draw_move_list()
         return frame.surface
 
@@ -421,7 +423,7 @@ class PlayWindow:
                 for a in unseen[:HEAT_LABELS]
             )
             text += f" (also {', '.join(names)})"
-        return text + _search_label(self.session.game, result)
+        return text + _search_label(self.session.game, result, self.frame.renderer.style)
 
     def _heat_cells(self, pi: np.ndarray) -> dict[int, tuple[int, int]]:
         """The empty cell where each searched move would put its stone (moves whose cell is
@@ -509,17 +511,18 @@ def run_window(
     return 0
 
 
-def _search_label(game: Any, result: Any) -> str:
+def _search_label(game: Any, result: Any, style: Any) -> str:
     """``"; line 4 4 3; proven 5 win"``: the start of the principal variation and the moves
-    the solver proved (from ``SearchResult``; "" for what a result does not have)."""
+    the solver proved (from ``SearchResult``; "" for what a result does not have), named as
+    the board ``style``'s coordinates name them."""
     text = ""
     line = getattr(result, "principal_variation", ())[:3]
     if line:
-        text += "; line " + " ".join(game.action_name(a) for a in line)
+        text += "; line " + " ".join(style.move_label(game, a) for a in line)
     proven = getattr(result, "proven_moves", None) or {}
     moves = sorted(proven.items(), key=lambda item: ("win", "draw", "loss").index(item[1]))
     if moves:
-        text += "; proven " + ", ".join(f"{game.action_name(a)} {s}" for a, s in moves[:2])
+        text += "; proven " + ", ".join(f"{style.move_label(game, a)} {s}" for a, s in moves[:2])
         text += " ..." if len(moves) > 2 else ""
     return text
 
