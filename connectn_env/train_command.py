@@ -95,7 +95,11 @@ def add_train_options(sub: argparse.ArgumentParser) -> None:
     """The options of ``connectn train GAME``."""
     sub.add_argument("--out", type=Path, required=True, metavar="RUN_DIR", help="run directory")
     sub.add_argument(
-        "--resume", action="store_true", help="continue the run in RUN_DIR (its settings stay)"
+        "--resume",
+        action="store_true",
+        help="continue the run in RUN_DIR from its latest.pt (its game and training settings "
+        "stay); every file of the run is checked first, and a missing or damaged one stops "
+        "the resume with nothing changed. To start afresh, train into a new --out directory",
     )
     sub.add_argument(
         "--ray",

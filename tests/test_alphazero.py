@@ -434,6 +434,74 @@ def test_an_unreadable_checkpoint_stops_a_resume_and_changes_nothing(trained, tm
     assert files_digest(copy) == before
 
 
+def test_a_second_training_on_a_locked_new_directory_changes_nothing(tmp_path) -> None:
+    """The lock is taken before the directory is looked at: a training that finds another
+    holding it is refused as such, and writes no run.json of its own game."""
+    from agents.alphazero.rundir import RunDirectory
+
+    out = tmp_path / "run"
+    out.mkdir()
+    first = RunDirectory(out)
+    first.lock()  # the first training, between taking the lock and writing run.json
+    try:
+        with pytest.raises(RunDirectoryError, match=r"\.lock: another training is running"):
+            train(tiny_config(out, game="connect_four"), progress=False)
+        assert sorted(p.name for p in out.iterdir()) == [".lock"]
+    finally:
+        first.unlock()
+
+
+def test_two_trainings_started_together_leave_one_resumable_run(tmp_path) -> None:
+    import threading
+
+    out = tmp_path / "run"
+    games = {"tictactoe": GameConfig("tictactoe"), "connect_four": GameConfig("connect_four")}
+    start = threading.Barrier(len(games))
+    outcomes: dict[str, object] = {}
+
+    def run(name: str) -> None:
+        start.wait()
+        try:
+            outcomes[name] = train(tiny_config(out, game=games[name], games=8), progress=False)
+        except RunDirectoryError as error:
+            outcomes[name] = error
+
+    threads = [threading.Thread(target=run, args=(name,)) for name in games]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(300)
+    winners = [name for name, outcome in outcomes.items() if not isinstance(outcome, Exception)]
+    assert len(winners) == 1, outcomes
+    loser = next(outcome for outcome in outcomes.values() if isinstance(outcome, Exception))
+    assert "another training is running" in str(loser) or "holds a training run" in str(loser)
+    config = resume_config(out)
+    assert config.game == games[winners[0]]
+    assert load_checkpoint(out / "latest.pt").game == games[winners[0]]
+    train(config, progress=False)  # resumes as the winner's game
+
+
+def test_a_resume_without_latest_pt_is_refused_not_restarted(trained, tmp_path, capsys) -> None:
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(trained, copy)
+    (copy / "latest.pt").unlink()
+    before = files_digest(copy)
+    with pytest.raises(SystemExit) as stop:
+        main(["train", "tictactoe", "--out", str(copy), "--resume", "--no-progress"])
+    assert stop.value.code == 2
+    message = capsys.readouterr().err
+    assert message.startswith(f"connectn train: error: {copy / 'latest.pt'}: missing")
+    assert "best.pt, buffer.npz" in message and "new --out directory" in message
+    assert files_digest(copy) == before
+    with pytest.raises(SystemExit):
+        main(["train", "tictactoe", "--help"])
+    assert "To start afresh, train into a new --out directory" in " ".join(
+        capsys.readouterr().out.split()
+    )
+
+
 # --- command line ----------------------------------------------------------------------------
 
 

@@ -9,7 +9,7 @@ state dict, the training config and the run's progress.
 
 from __future__ import annotations
 
-import os
+import io
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,13 +17,23 @@ from typing import Any
 import torch
 
 from agents.alphazero.network import NetworkSpec, PolicyValueNet
+from connectn_env.atomic_write import write_bytes_atomically
 from connectn_env.games import BoardGame
 from connectn_env.records.gameconfig import GameConfig
+from connectn_env.safe_files import describe_file_error, read_regular_bytes
 
-__all__ = ["FORMAT", "Checkpoint", "CheckpointError", "load_checkpoint", "save_checkpoint"]
+__all__ = [
+    "FORMAT",
+    "MAX_CHECKPOINT_BYTES",
+    "Checkpoint",
+    "CheckpointError",
+    "load_checkpoint",
+    "save_checkpoint",
+]
 
 FORMAT = "connectn-alphazero"
 VERSION = 1
+MAX_CHECKPOINT_BYTES = 2 * 2**30  # a 20-block, 256-channel network with its optimizer: 0.3 GiB
 
 
 class CheckpointError(ValueError):
@@ -66,9 +76,9 @@ class Checkpoint:
         """
         config = game if isinstance(game, GameConfig) else GameConfig.from_game(game)
         if config.make_game() != self.game.make_game():
-            where = f" {self.path}" if self.path is not None else ""
+            where = f"{self.path}: the checkpoint" if self.path is not None else "checkpoint"
             raise CheckpointError(
-                f"checkpoint{where} was trained on {self.game}, not on {config}: a network "
+                f"{where} was trained on {self.game}, not on {config}: a network "
                 "only plays the game and board size it was trained on"
             )
 
@@ -88,9 +98,9 @@ def save_checkpoint(path: str | Path, checkpoint: Checkpoint) -> None:
         data["optimizer"] = checkpoint.optimizer
     if checkpoint.config is not None:
         data["config"] = checkpoint.config
-    temporary = path.with_name(path.name + ".tmp")
-    torch.save(data, temporary)
-    os.replace(temporary, path)
+    stream = io.BytesIO()
+    torch.save(data, stream)
+    write_bytes_atomically(path, stream.getbuffer())
 
 
 def load_checkpoint(path: str | Path, game: BoardGame | GameConfig | None = None) -> Checkpoint:
@@ -106,18 +116,21 @@ def load_checkpoint(path: str | Path, game: BoardGame | GameConfig | None = None
     """
     path = Path(path)
     try:
-        data = torch.load(path, map_location="cpu", weights_only=True)
+        raw = read_regular_bytes(path, max_bytes=MAX_CHECKPOINT_BYTES, what="a checkpoint")
     except FileNotFoundError:
-        raise CheckpointError(f"no checkpoint file {path}") from None
-    except IsADirectoryError:
-        raise CheckpointError(f"{path} is a directory, not a checkpoint file") from None
+        raise CheckpointError(f"{path}: no checkpoint file there") from None
+    except (OSError, ValueError) as error:
+        reason = describe_file_error(path, error).removeprefix(f"{path}: ")
+        raise CheckpointError(f"{path}: cannot read checkpoint: {reason}") from None
+    try:
+        data = torch.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
     except Exception as error:  # torch raises many kinds for a file it cannot read
-        raise CheckpointError(f"cannot read checkpoint {path}: {error}".strip()) from None
+        raise CheckpointError(f"{path}: cannot read checkpoint: {_torch_error(error)}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise CheckpointError(f"{path} is not a connectn AlphaZero checkpoint")
+        raise CheckpointError(f"{path}: not a connectn AlphaZero checkpoint")
     if data.get("version") != VERSION:
         raise CheckpointError(
-            f"{path} has checkpoint version {data.get('version')!r}; this version reads {VERSION}"
+            f"{path}: checkpoint version {data.get('version')!r}; this version reads {VERSION}"
         )
     try:
         info = data["game"]
@@ -125,14 +138,32 @@ def load_checkpoint(path: str | Path, game: BoardGame | GameConfig | None = None
             game=GameConfig(info["name"], dict(info["params"])),
             spec=NetworkSpec.from_json(data["network"]),
             model=dict(data["model"]),
-            optimizer=data.get("optimizer"),
-            config=data.get("config"),
+            optimizer=_optional_dict(data, "optimizer"),
+            config=_optional_dict(data, "config"),
             progress=dict(data.get("progress", {})),
             path=path,
         )
         PolicyValueNet(checkpoint.spec).load_state_dict(checkpoint.model)
     except (KeyError, TypeError, ValueError, RuntimeError) as error:
-        raise CheckpointError(f"{path} is a damaged checkpoint: {error}") from None
+        raise CheckpointError(f"{path}: a damaged checkpoint: {error}") from None
     if game is not None:
         checkpoint.check_game(game)
     return checkpoint
+
+
+def _optional_dict(data: dict[str, Any], key: str) -> dict[str, Any] | None:
+    value = data.get(key)
+    if value is not None and not isinstance(value, dict):
+        raise TypeError(f"its {key!r} entry is a {type(value).__name__}, not a dict")
+    return value
+
+
+def _torch_error(error: Exception) -> str:
+    """The gist of an error of ``torch.load``, on one line (its weights-only refusal is a page
+    of text that advises loading the file unsafely)."""
+    text = str(error)
+    if "WeightsUnpickler error:" in text:
+        detail = text.split("WeightsUnpickler error:", 1)[1].strip().splitlines()[0]
+        return f"it holds more than plain weights and is refused unread ({detail})"
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[0] if lines else type(error).__name__

@@ -13,42 +13,120 @@ Records (every one has ``kind`` and ``seconds``, the run's training time so far)
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from pathlib import Path
 from typing import Any
 
 from agents.alphazero.evaluation import mcts_budget
+from connectn_env.atomic_write import write_bytes_atomically, write_text_atomically
+from connectn_env.safe_files import decode_utf8, read_regular_bytes
 
-__all__ = ["MetricsLog", "plot_metrics", "read_metrics"]
+__all__ = ["MAX_METRICS_BYTES", "MetricsLog", "plot_metrics", "read_metrics"]
+
+MAX_METRICS_BYTES = 2**28  # 256 MiB: a record every 30 s for years
+_NUMBER = (int, float)
+_INT = (int,)
+_TEXT = (str,)
+_OPTIONAL_NUMBER = (int, float, type(None))
+# the fields each kind of record must have, and their types (bool is never a number here)
+_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
+    "train": {
+        "seconds": _NUMBER,
+        "step": _INT,
+        "games": _INT,
+        "positions": _INT,
+        "loss": _OPTIONAL_NUMBER,
+        "policy_loss": _OPTIONAL_NUMBER,
+        "value_loss": _OPTIONAL_NUMBER,
+        "games_per_s": _NUMBER,
+    },
+    "eval": {
+        "seconds": _NUMBER,
+        "label": _TEXT,
+        "step": _INT,
+        "games": _INT,
+        "results": (list,),
+        "elo": (dict,),
+        "checkpoints": (dict,),
+    },
+}
+_RESULT_FIELDS = {"a": _TEXT, "b": _TEXT, "wins": _INT, "draws": _INT, "losses": _INT}
+_RESULT_FIELDS |= {"score": _NUMBER}
+_RECORD_START = b'{"kind": "'
 
 
 def read_metrics(path: str | Path) -> list[dict[str, Any]]:
-    """The records of a metrics file (a torn last line is skipped)."""
-    records = []
+    """The records of a metrics file (none if it is missing; a torn last line, the write of
+    a killed run, is skipped).
+
+    Raises:
+        ValueError: the file is not a regular file, is too large, or a line is not UTF-8, not
+            JSON or not a record of the kinds above with fields of the right types; the
+            message starts with the path and names the line.
+        OSError: the file cannot be read.
+    """
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        data = read_regular_bytes(path, max_bytes=MAX_METRICS_BYTES, what="a metrics log")
     except FileNotFoundError:
         return []
-    for line in lines:
-        try:
-            records.append(json.loads(line))
-        except ValueError:
+    lines = data.split(b"\n")
+    records = []
+    for number, line in enumerate(lines, 1):
+        # no newline after it, and the start of a record: the append of a killed run
+        torn = number == len(lines) and line.startswith(_RECORD_START)
+        if not line.strip():
             continue
+        try:
+            records.append(_record(json.loads(decode_utf8(line, str(path), number))))
+        except (ValueError, TypeError, RecursionError) as error:
+            if torn:
+                continue
+            text = str(error).removeprefix(f"{path} line {number}: ")
+            raise ValueError(f"{path}: line {number}: {text}") from None
     return records
 
 
+def _record(data: Any) -> dict[str, Any]:
+    """``data`` if it is a metrics record with fields of the right types."""
+    if not isinstance(data, dict):
+        raise TypeError(f"expected a JSON object, got {type(data).__name__}")
+    kind = data.get("kind")
+    if kind not in _FIELDS:
+        raise TypeError(f"kind must be one of {', '.join(_FIELDS)}, got {kind!r:.40}")
+    _check_fields(data, _FIELDS[kind], kind)
+    if kind == "eval":
+        for result in data["results"]:
+            if not isinstance(result, dict):
+                raise TypeError("results must hold JSON objects")
+            _check_fields(result, _RESULT_FIELDS, "result")
+        for name in ("elo", "checkpoints"):
+            for value in data[name].values():
+                if not isinstance(value, _OPTIONAL_NUMBER) or isinstance(value, bool):
+                    raise TypeError(f"{name} must map labels to numbers, got {value!r:.40}")
+    return data
+
+
+def _check_fields(data: dict[str, Any], fields: dict[str, tuple[type, ...]], what: str) -> None:
+    for name, types in fields.items():
+        if name not in data:
+            raise TypeError(f"a {what} record has no {name!r}")
+        value = data[name]
+        if not isinstance(value, types) or isinstance(value, bool):
+            raise TypeError(f"{what} field {name!r} is {value!r:.40}, of the wrong type")
+
+
 class MetricsLog:
-    """Appends records to ``path``; :meth:`truncate` drops those after a resumed checkpoint."""
+    """Appends records to ``path``; :meth:`keep` rewrites it (a resumed run drops the
+    records after its checkpoint)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
 
-    def truncate(self, seconds: float) -> None:
-        """Keep only the records of at most ``seconds`` of training time."""
-        records = [r for r in read_metrics(self.path) if r.get("seconds", 0.0) <= seconds]
-        text = "".join(json.dumps(r) + "\n" for r in records)
-        self.path.write_text(text, encoding="utf-8")
+    def keep(self, records: list[dict[str, Any]]) -> None:
+        """Replace the file with ``records``, atomically."""
+        write_text_atomically(self.path, "".join(json.dumps(r) + "\n" for r in records))
 
     def write(self, record: dict[str, Any]) -> None:
         with self.path.open("a", encoding="utf-8") as stream:
@@ -109,6 +187,6 @@ def plot_metrics(metrics: str | Path, png: str | Path, title: str = "") -> None:
     speed.set(title="self-play games per second", xlabel="minutes", ylabel="games/s")
     if title:
         figure.suptitle(title)
-    temporary = Path(png).with_name(Path(png).name + ".tmp.png")
-    figure.savefig(temporary, dpi=90)
-    temporary.replace(png)
+    image = io.BytesIO()
+    figure.savefig(image, format="png", dpi=90)
+    write_bytes_atomically(png, image.getbuffer())

@@ -8,13 +8,19 @@ mirror of a gravity board, the half turn of a Hex board...), never by a hard-cod
 
 from __future__ import annotations
 
+import io
+import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import numpy.lib.format as npy
 
 from agents.selfplay import SelfPlayGame
+from connectn_env.atomic_write import write_bytes_atomically
 from connectn_env.games import BoardGame
+from connectn_env.safe_files import read_regular_bytes
 
 __all__ = ["Batch", "ReplayBuffer", "SymmetryTable"]
 
@@ -86,6 +92,9 @@ class SymmetryTable:
         return out
 
 
+_NAMES = ("observations", "players", "masks", "policies", "values")
+
+
 def _fields(batch: Batch) -> tuple[np.ndarray, ...]:
     return (batch.observations, batch.players, batch.masks, batch.policies, batch.values)
 
@@ -137,40 +146,111 @@ class ReplayBuffer:
 
     def save(self, path: str | Path) -> None:
         """Write the held positions (oldest first) to an ``.npz`` file, atomically."""
-        path = Path(path)
         order = (self.added - self.size + np.arange(self.size)) % self.capacity
-        temporary = path.with_name(path.name + ".tmp.npz")
-        np.savez(
-            temporary,
-            observations=self.observations[order],
-            players=self.players[order],
-            masks=self.masks[order],
-            policies=self.policies[order],
-            values=self.values[order],
-            added=np.int64(self.added),
-        )
-        temporary.replace(path)
+        stream = io.BytesIO()
+        arrays = dict(zip(_NAMES, (a[order] for a in _fields(self.as_batch())), strict=True))
+        np.savez(stream, **arrays, added=np.int64(self.added))
+        write_bytes_atomically(path, stream.getbuffer())
 
     def load(self, path: str | Path) -> None:
         """Replace the content with a file :meth:`save` wrote (the newest positions that fit).
 
+        Only a regular file of at most the size :meth:`save` writes for this buffer is read,
+        and no pickled object: each array's header is checked (type, shape, size) before the
+        array is read.
+
         Raises:
-            ValueError: the file does not match this buffer's game.
+            ValueError: the file is not such a file for this buffer's game (damaged, another
+                game, mismatched arrays); the message starts with the path.
+            OSError: the file cannot be read.
         """
-        with np.load(Path(path), allow_pickle=False) as data:
-            arrays = [data[k] for k in ("observations", "players", "masks", "policies", "values")]
-            added = int(data["added"])
-        shapes = [a.shape[1:] for a in arrays]
-        expected = [a.shape[1:] for a in _fields(self.as_batch())]
-        if shapes != expected:
-            raise ValueError(f"{path} holds positions of shapes {shapes}, expected {expected}")
-        keep = min(len(arrays[0]), self.capacity)
+        path = Path(path)
+        row = sum(a[0].nbytes for a in _fields(self.as_batch()))
+        data = read_regular_bytes(
+            path, max_bytes=self.capacity * row + 2**16, what="this replay buffer"
+        )
+        expected = {
+            name: (array.dtype, array.shape[1:])
+            for name, array in zip(_NAMES, _fields(self.as_batch()), strict=True)
+        }
+        arrays = _read_npz(data, path, expected | {"added": (np.dtype(np.int64), None)})
+        rows = {len(arrays[name]) for name in _NAMES}
+        if len(rows) != 1:
+            counts = ", ".join(f"{name} {len(arrays[name])}" for name in _NAMES)
+            raise ValueError(f"{path}: its arrays hold different numbers of positions ({counts})")
+        held, added = rows.pop(), int(arrays["added"])
+        if added < held:
+            raise ValueError(f"{path}: added is {added}, less than the {held} positions held")
+        for name in ("policies", "values"):
+            if not np.isfinite(arrays[name]).all():
+                raise ValueError(f"{path}: {name} holds values that are not finite")
+        keep = min(held, self.capacity)
         index = (added - keep + np.arange(keep)) % self.capacity
-        for target, source in zip(_fields(self.as_batch()), arrays, strict=True):
-            target[index] = source[len(source) - keep :]
+        for target, name in zip(_fields(self.as_batch()), _NAMES, strict=True):
+            target[index] = arrays[name][held - keep :]
         self.size = keep
         self.added = added
 
     def as_batch(self) -> Batch:
         """The whole storage (views, including unused rows)."""
         return Batch(self.observations, self.players, self.masks, self.policies, self.values)
+
+
+_ZIP_ERRORS = (
+    ValueError,
+    OSError,
+    EOFError,
+    KeyError,
+    zipfile.BadZipFile,
+    zlib.error,
+    NotImplementedError,
+    RuntimeError,
+)
+
+
+def _read_npz(
+    data: bytes, where: Path, expected: dict[str, tuple[np.dtype, tuple[int, ...] | None]]
+) -> dict[str, np.ndarray]:
+    """The arrays of an ``.npz`` file's content, each of the dtype and row shape (None: a
+    scalar) in ``expected``; headers are checked before any array is read.
+
+    Raises:
+        ValueError: not an npz file, a missing array, another dtype or shape, or an array
+            shorter than its header says; the message starts with ``where``.
+    """
+    arrays = {}
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            names = set(archive.namelist())
+            for name, (dtype, row) in expected.items():
+                if f"{name}.npy" not in names:
+                    raise ValueError(f"no array {name!r}")
+                info = archive.getinfo(f"{name}.npy")
+                with archive.open(info) as stream:
+                    shape, dtype_found = _npy_header(stream)
+                wanted = () if row is None else (shape[:1] + row)
+                if dtype_found != dtype or shape != wanted:
+                    wanted_text = "a scalar" if row is None else f"(n, {', '.join(map(str, row))})"
+                    raise ValueError(
+                        f"array {name!r} is {dtype_found} of shape {shape}; this game's "
+                        f"shapes are {dtype} of shape {wanted_text}"
+                    )
+                if dtype_found.itemsize * int(np.prod(shape)) > info.file_size:
+                    raise ValueError(f"array {name!r} is shorter than its header says")
+                with archive.open(info) as stream:
+                    arrays[name] = npy.read_array(stream, allow_pickle=False)
+    except _ZIP_ERRORS as error:
+        raise ValueError(f"{where}: not a replay buffer file of this run ({error})") from None
+    return arrays
+
+
+def _npy_header(stream: io.BufferedIOBase) -> tuple[tuple[int, ...], np.dtype]:
+    """The shape and dtype in the header of an ``.npy`` stream."""
+    version = npy.read_magic(stream)
+    if version == (1, 0):
+        shape, _, dtype = npy.read_array_header_1_0(stream)
+    elif version == (2, 0):
+        shape, _, dtype = npy.read_array_header_2_0(stream)
+    else:
+        raise ValueError(f"npy format version {version} is not read here")
+    return tuple(shape), dtype

@@ -19,21 +19,30 @@ import contextlib
 import json
 import os
 from pathlib import Path
-from typing import Any
 
-from agents.alphazero.config import ConfigError, TrainConfig
+from agents.alphazero.config import TrainConfig
+from connectn_env.atomic_write import leftover_temporaries, write_text_atomically
+from connectn_env.safe_files import describe_file_error, file_kind, read_regular_text
 
 __all__ = ["RunDirectory", "RunDirectoryError"]
 
 RUN_FORMAT = "connectn-alphazero-run"
+MAX_RUN_FILE_BYTES = 2**20
+LOCK_NAME = ".lock"
 
 
 class RunDirectoryError(ValueError):
-    """The run directory cannot be used as asked (the message says why and what to do)."""
+    """The run directory cannot be used as asked (the message names the file, says what is
+    wrong and what to do)."""
 
 
 class RunDirectory:
-    """The files of one run (see the module docstring)."""
+    """The files of one run (see the module docstring).
+
+    :meth:`open` is the way in: it creates the directory of a new run, takes the lock, and
+    only then looks at what the directory holds, so of two trainings started together on one
+    directory the second changes nothing.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -44,7 +53,9 @@ class RunDirectory:
         self.checkpoints = self.path / "checkpoints"
         self.metrics = self.path / "metrics.jsonl"
         self.plots = self.path / "plots.png"
-        self._lock: Any = None
+        self.lock_file = self.path / LOCK_NAME
+        self._lock: int | None = None
+        self._made_lock_file = False
 
     def stored_config(self) -> TrainConfig:
         """The config in ``run.json``.
@@ -52,31 +63,59 @@ class RunDirectory:
         Raises:
             RunDirectoryError: no readable run file.
         """
+        where = self.run_file
         try:
-            data = json.loads(self.run_file.read_text(encoding="utf-8"))
+            text = read_regular_text(where, max_bytes=MAX_RUN_FILE_BYTES, what="a run file")
         except FileNotFoundError:
             raise RunDirectoryError(
-                f"{self.path} holds no training run (no {self.run_file.name}); start one "
-                "without --resume"
+                f"{self.path} holds no training run (no {where.name}); start one without --resume"
             ) from None
         except (OSError, ValueError) as error:
-            raise RunDirectoryError(f"cannot read {self.run_file}: {error}") from None
+            raise RunDirectoryError(describe_file_error(where, error)) from None
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as error:
+            raise RunDirectoryError(f"{where}: not JSON ({error})") from None
         if not isinstance(data, dict) or data.get("format") != RUN_FORMAT:
-            raise RunDirectoryError(f"{self.run_file} is not a connectn training run file")
+            raise RunDirectoryError(f"{where}: not a connectn training run file")
         try:
             return TrainConfig.from_json(data["config"], out=self.path)
-        except (ConfigError, KeyError) as error:
-            raise RunDirectoryError(f"{self.run_file} holds a bad config: {error}") from None
+        except (KeyError, TypeError, ValueError) as error:
+            raise RunDirectoryError(f"{where}: a bad config: {error}") from None
+
+    def open(self, config: TrainConfig) -> None:
+        """Make the directory (a new run), take its lock, then :meth:`check` it for ``config``.
+
+        Raises:
+            RunDirectoryError: another training holds the lock, or :meth:`check` refuses;
+                nothing in the directory is changed (a lock file made here is removed).
+        """
+        if self.path.exists() and not self.path.is_dir():
+            raise RunDirectoryError(f"{self.path}: a file, not a run directory")
+        if not config.resume:
+            try:
+                self.path.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise RunDirectoryError(f"{self.path}: cannot create it: {error}") from None
+        elif not self.path.is_dir():
+            raise RunDirectoryError(
+                f"{self.path} holds no training run (no such directory); start one without --resume"
+            )
+        self.lock()
+        try:
+            self.check(config)
+        except BaseException:
+            self.unlock(remove_made=True)
+            raise
 
     def check(self, config: TrainConfig) -> None:
         """Check that ``config`` may start (or, with ``resume``, continue) the run here.
 
         Raises:
-            RunDirectoryError: a new run in a directory that is not empty, or a resumed run
-                whose directory holds no run, another game's run or other training settings.
+            RunDirectoryError: a new run in a directory that holds anything, or a resumed run
+                whose directory holds no run, another game's run, other training settings,
+                no checkpoint, or a file of the wrong kind where the run writes.
         """
-        if self.path.exists() and not self.path.is_dir():
-            raise RunDirectoryError(f"{self.path} is a file, not a run directory")
         if not config.resume:
             if self.run_file.exists():
                 stored = self.stored_config()
@@ -84,7 +123,7 @@ class RunDirectory:
                     f"{self.path} holds a training run of {stored.game} already: add --resume "
                     "(resume=True) to continue it, or choose another output directory"
                 )
-            if self.path.exists() and any(self.path.iterdir()):
+            if self._entries():
                 raise RunDirectoryError(
                     f"{self.path} is not empty and holds no training run: choose an empty or "
                     "new directory"
@@ -102,45 +141,122 @@ class RunDirectory:
                 for name in changed
             )
             raise RunDirectoryError(
-                f"a resumed run keeps its training settings; {self.path} differs in {details}"
+                f"{self.run_file}: a resumed run keeps its training settings; this one "
+                f"differs in {details}"
             )
+        for path in (self.latest, self.buffer):
+            if not os.path.lexists(path):
+                raise RunDirectoryError(self._missing(path))
+        for path in (self.latest, self.best, self.buffer, self.metrics, self.plots):
+            _require_kind(path, directory=False)
+        _require_kind(self.checkpoints, directory=True)
+
+    def _entries(self) -> list[str]:
+        """The names in the directory, but the lock file."""
+        return sorted(name for name in os.listdir(self.path) if name != LOCK_NAME)
+
+    def _missing(self, path: Path) -> str:
+        held = self._entries()
+        shown = ", ".join(held[:8]) + (", ..." if len(held) > 8 else "") if held else "nothing"
+        return (
+            f"{path}: missing, so the run cannot be resumed ({self.path} holds {shown}; "
+            f"--resume continues from {self.latest.name} and {self.buffer.name}). To start "
+            "afresh, train into a new --out directory"
+        )
 
     def create(self, config: TrainConfig) -> None:
-        """Make the directory and write ``run.json`` (a new run)."""
-        self.path.mkdir(parents=True, exist_ok=True)
+        """Write ``run.json`` and make ``checkpoints/`` (a new run, after :meth:`open`)."""
         self.checkpoints.mkdir(exist_ok=True)
         data = {"format": RUN_FORMAT, "config": config.to_json()}
-        write_text_atomic(self.run_file, json.dumps(data, indent=2) + "\n")
+        write_text_atomically(self.run_file, json.dumps(data, indent=2) + "\n")
+
+    def remove_leftovers(self) -> None:
+        """Remove the temporary files of writes that a kill cut short (call under the lock)."""
+        written = (self.run_file, self.latest, self.best, self.buffer, self.metrics, self.plots)
+        for path in written:
+            for leftover in leftover_temporaries(path):
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
 
     def lock(self) -> None:
         """Take the directory's lock (one training per directory at a time).
 
         Raises:
-            RunDirectoryError: another process holds it.
+            RunDirectoryError: another process holds it, or the lock file is not a file.
         """
         try:
             import fcntl
         except ImportError:  # not POSIX: no lock
             return
-        handle = open(self.path / ".lock", "a")  # noqa: SIM115 (held until unlock)
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            raise RunDirectoryError(
-                f"another training is running in {self.path} (it holds {self.path / '.lock'})"
-            ) from None
-        self._lock = handle
+        while self._lock is None:
+            descriptor, made = self._open_lock_file()
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(descriptor)
+                raise RunDirectoryError(
+                    f"{self.lock_file}: another training is running in {self.path} (it holds "
+                    "this lock)"
+                ) from None
+            if _same_file(descriptor, self.lock_file):
+                self._lock, self._made_lock_file = descriptor, made
+            else:  # removed by a training that gave up on the directory: take the new one
+                os.close(descriptor)
 
-    def unlock(self) -> None:
-        if self._lock is not None:
+    def _open_lock_file(self) -> tuple[int, bool]:
+        """A descriptor of the lock file (made if missing) and whether it was made here."""
+        flags = os.O_RDWR | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+        while True:
+            try:
+                try:
+                    return os.open(self.lock_file, flags | os.O_CREAT | os.O_EXCL, 0o644), True
+                except FileExistsError:
+                    descriptor = os.open(self.lock_file, flags)
+            except FileNotFoundError:
+                continue  # removed between the two opens
+            except OSError as error:
+                raise RunDirectoryError(
+                    describe_file_error(self.lock_file, error) + " (the run's lock file)"
+                ) from None
+            mode = os.fstat(descriptor).st_mode
+            if file_kind(mode) != "a regular file":
+                os.close(descriptor)
+                raise RunDirectoryError(
+                    f"{self.lock_file}: {file_kind(mode)}, not the run's lock file (a regular file)"
+                )
+            return descriptor, False
+
+    def unlock(self, *, remove_made: bool = False) -> None:
+        """Release the lock; with ``remove_made``, remove the lock file if :meth:`lock` made
+        it (a directory the run gave up on is left as it was)."""
+        if self._lock is None:
+            return
+        if remove_made and self._made_lock_file:
             with contextlib.suppress(OSError):
-                self._lock.close()
-            self._lock = None
+                os.unlink(self.lock_file)
+        with contextlib.suppress(OSError):
+            os.close(self._lock)
+        self._lock = None
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename."""
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+def _require_kind(path: Path, *, directory: bool) -> None:
+    """Refuse a path that exists and is not a directory (``directory``) or a regular file."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise RunDirectoryError(describe_file_error(path, error)) from None
+    wanted = "a directory" if directory else "a regular file"
+    if file_kind(mode) != wanted:
+        raise RunDirectoryError(
+            f"{path}: {file_kind(mode)} where the run writes {wanted}; move it away"
+        )
+
+
+def _same_file(descriptor: int, path: Path) -> bool:
+    try:
+        here, there = os.fstat(descriptor), os.stat(path)
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import shutil
 import sys
 import time
 from dataclasses import dataclass, field
@@ -26,7 +25,12 @@ import numpy as np
 import torch
 
 from agents.alphazero.actors import make_actors
-from agents.alphazero.checkpoint import Checkpoint, load_checkpoint, save_checkpoint
+from agents.alphazero.checkpoint import (
+    MAX_CHECKPOINT_BYTES,
+    Checkpoint,
+    load_checkpoint,
+    save_checkpoint,
+)
 from agents.alphazero.config import ConfigError, TrainConfig
 from agents.alphazero.evaluation import MatchResult, mcts_budget, mcts_label
 from agents.alphazero.inference import weights_of
@@ -34,6 +38,7 @@ from agents.alphazero.learner import Learner
 from agents.alphazero.metrics import MetricsLog, plot_metrics
 from agents.alphazero.network import NetworkSpec, PolicyValueNet
 from agents.alphazero.replay import ReplayBuffer, SymmetryTable
+from agents.alphazero.resume import Resumed, restore_run
 from agents.alphazero.rundir import RunDirectory
 from agents.alphazero.workers import (
     EvaluationTask,
@@ -43,6 +48,8 @@ from agents.alphazero.workers import (
     peak_rss_mb,
     rss_mb,
 )
+from connectn_env.atomic_write import write_bytes_atomically
+from connectn_env.safe_files import read_regular_bytes
 
 __all__ = ["TrainResult", "resume_config", "train"]
 
@@ -117,10 +124,18 @@ def train(config: TrainConfig, *, progress: bool | TextIO = True) -> TrainResult
 
 class _Trainer:
     def __init__(self, config: TrainConfig, stream: TextIO | None) -> None:
-        run = RunDirectory(config.out)
-        run.check(config)
         if config.device == "cuda" and not torch.cuda.is_available():
             raise ConfigError("device 'cuda' asked for, but torch sees no CUDA device")
+        run = RunDirectory(config.out)
+        run.open(config)  # makes a new run's directory, takes the lock, checks
+        try:
+            self._set_up(config, run, stream)
+        except BaseException:
+            run.unlock(remove_made=True)
+            raise
+
+    def _set_up(self, config: TrainConfig, run: RunDirectory, stream: TextIO | None) -> None:
+        """Everything before the first write; a resumed run's files are all read here."""
         self.config = config
         self.run_dir = run
         self.stream = stream
@@ -131,9 +146,6 @@ class _Trainer:
             )
         except ValueError as error:
             raise ConfigError(str(error)) from None
-        self.resumed: Checkpoint | None = None
-        if config.resume and run.latest.exists():
-            self.resumed = load_checkpoint(run.latest, config.game)
         torch.set_num_threads(config.threads)
         torch.manual_seed(config.seed)
         self.model = PolicyValueNet(self.spec)
@@ -157,34 +169,30 @@ class _Trainer:
             "pairings": [],  # MatchResult.to_json() of every evaluation game set
             "last_eval_seconds": 0.0,
         }
-        if self.resumed is not None:
-            self._restore(self.resumed)
-
-    # --- set-up -------------------------------------------------------------------------
-
-    def _restore(self, checkpoint: Checkpoint) -> None:
-        self.model.load_state_dict(checkpoint.model)
-        if checkpoint.optimizer is not None:
-            self.learner.optimizer.load_state_dict(checkpoint.optimizer)
-        progress = dict(checkpoint.progress)
-        self.sampler.bit_generator.state = json.loads(progress.pop("sampler"))
-        self.state.update(json.loads(progress.pop("state")))
-        self.learner.steps = self.state["step"]
-        if self.run_dir.buffer.exists():
-            self.buffer.load(self.run_dir.buffer)
+        self.resumed: Resumed | None = None
+        if config.resume:
+            self.resumed = restore_run(
+                run, config, self.model, self.learner.optimizer, self.buffer, self.sampler
+            )
+            self.state.update(self.resumed.state)
+            self.learner.steps = self.state["step"]
 
     def run(self) -> TrainResult:
         config, run = self.config, self.run_dir
-        if self.resumed is None and not run.run_file.exists():
-            run.create(config)
-        run.checkpoints.mkdir(exist_ok=True)
-        run.lock()
         self.metrics = MetricsLog(run.metrics)
-        if config.resume:
-            self.metrics.truncate(self.state["seconds"])
+        try:
+            if self.resumed is None:
+                run.create(config)
+            else:
+                run.remove_leftovers()
+                run.checkpoints.mkdir(exist_ok=True)
+                self.metrics.keep(self.resumed.metrics)
+            kind = "ray" if config.ray else ("process" if config.workers else "inline")
+            self.actors = make_actors(kind, config.ray)
+        except BaseException:
+            run.unlock()
+            raise
         self.state["sessions"] += 1
-        kind = "ray" if config.ray else ("process" if config.workers else "inline")
-        self.actors = make_actors(kind, config.ray)
         self.eval_actors = self.actors
         self.session_start = time.monotonic()
         self.seconds_before = self.state["seconds"]
@@ -429,7 +437,10 @@ class _Trainer:
             state["evaluated"],
             key=lambda e: (elo.get(e["label"], -math.inf), e["step"]),
         )
-        shutil.copyfile(self.run_dir.path / best["path"], self.run_dir.best)
+        network = read_regular_bytes(
+            self.run_dir.path / best["path"], max_bytes=MAX_CHECKPOINT_BYTES, what="a checkpoint"
+        )
+        write_bytes_atomically(self.run_dir.best, network)
         parts = [f"{_short_label(r.b)} {r.score:.2f}" for r in results]
         self.last_eval = f"{entry['label']}: " + ", ".join(parts)
         self._plot()
