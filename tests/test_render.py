@@ -573,6 +573,21 @@ def test_highlight_previews_a_legal_action_only():
     np.testing.assert_array_equal(pygame.surfarray.array3d(surface), no_preview)
 
 
+def test_status_text_replaces_the_status_bar_only():
+    game = connect_four()
+    renderer = PygameRenderer(game)
+    state = play(game, [3])
+    surface = pygame.Surface(renderer.size)
+    renderer.draw(surface, state, status="AI (mcts) to move")
+    custom = pygame.surfarray.array3d(surface).transpose(1, 0, 2)
+    plain = renderer.rgb_array(state)
+    top = renderer.geometry.status_rect[1]
+    np.testing.assert_array_equal(custom[:top], plain[:top])  # the board is the same
+    assert not np.array_equal(custom[top:], plain[top:])  # the bar says something else
+    with pytest.raises(TypeError, match="status must be a str or None"):
+        renderer.draw(surface, state, status=5)
+
+
 def test_draw_onto_a_larger_surface():
     renderer = PygameRenderer(HexGame(size=3))
     state = play(HexGame(size=3), [4])
