@@ -76,12 +76,24 @@ def arguments(words: list[str]) -> st.SearchStrategy[str]:
     )
 
 
-def sessions(heads: list[str], words: list[str], openings: list[str]) -> st.SearchStrategy[str]:
+def templated(templates: list[str]) -> st.SearchStrategy[str]:
+    """A well-formed command of the protocol with each ``{}`` a number from
+    :func:`numbers`: valid ones play, hostile ones must be refused."""
+    return st.sampled_from(templates).flatmap(
+        lambda template: st.lists(
+            numbers(), min_size=template.count("{}"), max_size=template.count("{}")
+        ).map(lambda values: template.format(*values))
+    )
+
+
+def sessions(
+    heads: list[str], words: list[str], templates: list[str], openings: list[str]
+) -> st.SearchStrategy[str]:
     """An opening, then lines joined by newlines; the last has no newline (end of input
     in the middle of a line)."""
     head = st.one_of(st.sampled_from(heads), st.sampled_from(heads), st.text(max_size=8))
     command = st.tuples(head, st.sampled_from([" ", " ", " ", "", "\x00 "]), arguments(words))
-    line = st.one_of(command.map("".join), command.map("".join), st.text(max_size=20))
+    line = st.one_of(command.map("".join), templated(templates), st.text(max_size=20))
     body = st.lists(line, min_size=2, max_size=25).map("\n".join)
     return st.tuples(st.sampled_from(openings), body).map("".join)
 
@@ -92,12 +104,21 @@ GTP_HEADS = [
     *("name", "1 play", "2 genmove", "99999999999999999999 name", "\u00b2 name", "quit"),
 ]
 GTP_WORDS = ["b", "w", "black", "c3", "a1", "e5", "swap-pieces", "resign", "none", "byoyomi"]
+GTP_TEMPLATES = [
+    *("boardsize {}", "boardsize {} {}", "play b c{}", "play w a{}", "genmove b", "undo"),
+    *("time_settings {} {} {}", "time_left b {} {}", "time_left w {} {}", "{} name"),
+    *("kgs-time_settings absolute {}", "kgs-time_settings byoyomi {} {} {}", "{} genmove w"),
+]
 PBRAIN_HEADS = [
     *("START", "RECTSTART", "RESTART", "BEGIN", "TURN", "BOARD", "DONE", "INFO", "TAKEBACK"),
     *("ABOUT", "END", "SWAP2BOARD", "PLAY", "INFO time_left", "INFO timeout_turn", "INFO rule"),
     *("START 7", "1,1,1", "2,2,2", "3,3,\u00b2"),
 ]
 PBRAIN_WORDS = ["7", "10,10", "1,1", "1,1,1", "timeout_match", "rule", "DONE"]
+PBRAIN_TEMPLATES = [
+    *("START {}", "RECTSTART {},{}", "TURN {},{}", "TAKEBACK {},{}", "BOARD", "{},{},{}"),
+    *("DONE", "BEGIN", "RESTART", "INFO time_left {}", "INFO timeout_turn {}", "INFO rule {}"),
+]
 
 
 def count_kinds(protocol: str, line: str) -> None:
@@ -119,7 +140,7 @@ def gtp_answers(line: str) -> bool:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(sessions(GTP_HEADS, GTP_WORDS, ["", "play b c3\n"]), st.booleans())
+@given(sessions(GTP_HEADS, GTP_WORDS, GTP_TEMPLATES, ["", "play b c3\n"]), st.booleans())
 @example(f"boardsize {HUGE}\nname", False)  # issue 25, finding 2
 @example(f"play w c{HUGE}\n{HUGE} name\ntime_left b {HUGE} 0", True)
 def test_gtp_answers_every_command_once_and_goes_on(session, swap):
@@ -177,7 +198,9 @@ class BlockWatcher(PbrainEngine):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(sessions(PBRAIN_HEADS, PBRAIN_WORDS, ["", "START 7\n", "START 7\nTURN 3,3\n"]))
+@given(
+    sessions(PBRAIN_HEADS, PBRAIN_WORDS, PBRAIN_TEMPLATES, ["", "START 7\n", "START 7\nTURN 3,3\n"])
+)
 @example(f"START 7\nTURN 1,{HUGE}\nTAKEBACK {HUGE},1\nRECTSTART {HUGE},7")  # finding 2
 @example("START 7\nBOARD\n1,1,\u00b2\nDONE\nBOARD\n1,1")  # finding 3, then end of input
 def test_pbrain_answers_every_command_once_and_goes_on(session):
