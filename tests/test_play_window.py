@@ -632,11 +632,11 @@ class _HeldAgent:
 
 def test_the_status_line_shows_the_compile_while_the_first_search_compiles():
     logger = logging.getLogger("connectn_env.compile")
-    level = logger.level
+    before = (list(logger.handlers), logger.level)
     agent = _HeldAgent()
     window = make_window(agent=agent, human_player=1)
     try:
-        assert window.notes in logger.handlers
+        assert window.notes.listening and len(logger.handlers) == len(before[0]) + 1
         run_until(window, lambda: "compiling Connect Four" in shown(window))
         line = window.frame.status_rect()
         shot = window.frame.screenshot()
@@ -651,8 +651,8 @@ def test_the_status_line_shows_the_compile_while_the_first_search_compiles():
     finally:
         agent.go.set()
         window.close()
-    assert window.notes not in logger.handlers
-    assert logger.level == level
+    assert not window.notes.listening
+    assert (list(logger.handlers), logger.level) == before
 
 
 def test_a_long_caption_is_wrapped_onto_two_lines():

@@ -1,88 +1,73 @@
 """What the compiler is doing, for the window and the terminal: the records of the
-``connectn_env.compile`` logger (``"compiling Gomoku search kernels (first use, cached
-afterwards)"``, then a done message) caught while a game is shown."""
+``connectn_env.compile`` logger (``"compiling Gomoku 15 x 15 search kernels (first use;
+cached afterwards)"``, then a done message), caught while a game is shown."""
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 
+from connectn_env.games.compile_notice import compile_notices
 from connectn_env.safetext import printable
 
-COMPILE_LOGGER = "connectn_env.compile"
 
+class CompileNotes:
+    """Catches the compile logger's records between :meth:`listen` and :meth:`stop` (or in
+    a ``with`` block), through :func:`~connectn_env.games.compile_notice.compile_notices`.
 
-class CompileNotes(logging.Handler):
-    """A logging handler on the ``connectn_env.compile`` logger, attached between
-    :meth:`attach` and :meth:`detach` (or in a ``with`` block).
-
-    Keeps the latest record (:meth:`latest`) and passes each one's message to ``on_note``.
-    While attached, the logger lets INFO records through (its level is set to INFO if INFO
-    records would not pass, and put back on :meth:`detach`). Records come from any thread (the
-    agent compiles in its own).
+    Keeps the latest message (:meth:`latest`) and passes each one to ``on_note``. Records
+    come from any thread (the agent compiles in its own).
 
     Args:
         on_note: Called with each record's message (control characters escaped), or None.
     """
 
     def __init__(self, on_note: Callable[[str], None] | None = None) -> None:
-        super().__init__(logging.INFO)
         if on_note is not None and not callable(on_note):
             raise TypeError(f"on_note must be callable or None, got {on_note!r}")
         self.on_note = on_note
         self._latest: tuple[str, float] | None = None
         self._guard = threading.Lock()
-        self._level_before: int | None = None
+        self._listening: ExitStack | None = None
 
     @property
-    def logger(self) -> logging.Logger:
-        """The compile logger."""
-        return logging.getLogger(COMPILE_LOGGER)
+    def listening(self) -> bool:
+        """True between :meth:`listen` and :meth:`stop`."""
+        return self._listening is not None
 
-    def attach(self) -> CompileNotes:
-        """Start catching the compile logger's records; safe to repeat. Returns self."""
-        logger = self.logger
-        if self in logger.handlers:
-            return self
-        logger.addHandler(self)
-        if logger.getEffectiveLevel() > logging.INFO:
-            self._level_before = logger.level
-            logger.setLevel(logging.INFO)
+    def listen(self) -> CompileNotes:
+        """Start catching the compile records; safe to repeat. Returns self."""
+        if self._listening is None:
+            stack = ExitStack()
+            stack.enter_context(compile_notices(self.note))
+            self._listening = stack
         return self
 
-    def detach(self) -> None:
-        """Stop catching them and restore the logger's level; safe to repeat."""
-        logger = self.logger
-        if self not in logger.handlers:
-            return
-        logger.removeHandler(self)
-        if self._level_before is not None:
-            logger.setLevel(self._level_before)
-            self._level_before = None
+    def stop(self) -> None:
+        """Stop catching them (the logger is as it was before); safe to repeat."""
+        stack, self._listening = self._listening, None
+        if stack is not None:
+            stack.close()
 
     def __enter__(self) -> CompileNotes:
-        return self.attach()
+        return self.listen()
 
     def __exit__(self, *exc_info: object) -> None:
-        self.detach()
+        self.stop()
 
-    def emit(self, record: logging.LogRecord) -> None:
-        """Keep ``record``'s message (with the time it came) and pass it on."""
-        try:
-            text = printable(record.getMessage())
-        except Exception:  # a bad format string in a record: logging's own report
-            self.handleError(record)
-            return
+    def note(self, message: str) -> None:
+        """Keep ``message`` (with the time it came) and pass it on."""
+        text = printable(message)
         with self._guard:
             self._latest = (text, time.monotonic())
         if self.on_note is not None:
             self.on_note(text)
 
     def latest(self, since: float = float("-inf")) -> str | None:
-        """The message of the latest record that came at or after ``since`` (a
-        ``time.monotonic()`` reading), or None."""
+        """The latest message that came at or after ``since`` (a ``time.monotonic()``
+        reading), or None."""
         with self._guard:
             latest = self._latest
         if latest is None or latest[1] < since:
@@ -90,4 +75,4 @@ class CompileNotes(logging.Handler):
         return latest[0]
 
 
-__all__ = ["COMPILE_LOGGER", "CompileNotes"]
+__all__ = ["CompileNotes"]

@@ -105,7 +105,7 @@ class PlayWindow:
     def step(self) -> bool:
         """One frame: handle pending events, let the agent move, draw. False once quit."""
         self.frame.open()
-        self.notes.attach()
+        self.notes.listen()
         for event in pygame.event.get():
             self.handle(event)
         if self.running:
@@ -119,7 +119,7 @@ class PlayWindow:
         if self.thinker is not None:
             self.thinker.stop()
             self.thinker.wait(timeout=_stop_timeout(self.session.agent))
-        self.notes.detach()
+        self.notes.stop()
         self.frame.close()
 
     # --- input ---------------------------------------------------------------------------
