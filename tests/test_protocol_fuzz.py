@@ -1,4 +1,5 @@
-"""Hostile peers for ``connectn gtp hex`` and ``connectn pbrain``, in process (issue 25).
+"""Hostile peers for ``connectn gtp hex`` and ``connectn pbrain``, in process (issue 25), and
+the one parser that every number they send goes through (``parse_integer``).
 
 Hypothesis writes whole sessions: known commands and random words, with arguments that are
 small numbers, numbers of thousands of digits (past Python's int-string limit), non-ASCII
@@ -24,6 +25,7 @@ from hypothesis import strategies as st
 
 from agents import RandomAgent
 from connectn_env.protocols.gtp import GtpEngine
+from connectn_env.protocols.numbers import parse_integer
 from connectn_env.protocols.pbrain import PbrainEngine
 
 GTP_RESPONSE = re.compile(r"([=?])(\d*) (.*?)\n\n", re.S)
@@ -119,6 +121,40 @@ PBRAIN_TEMPLATES = [
     *("START {}", "RECTSTART {},{}", "TURN {},{}", "TAKEBACK {},{}", "BOARD", "{},{},{}"),
     *("DONE", "BEGIN", "RESTART", "INFO time_left {}", "INFO timeout_turn {}", "INFO rule {}"),
 ]
+
+
+@pytest.mark.parametrize(
+    ("text", "signed", "value"),
+    [("0", False, 0), ("007", False, 7), ("9" * 18, False, 10**18 - 1), ("-500", True, -500)],
+)
+def test_parse_integer_reads_ascii_digits(text, signed, value):
+    assert parse_integer(text, signed=signed) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "signed", "shown"),
+    [
+        ("9" * 19, False, "9" * 19),  # 19 digits: more than MAX_DIGITS
+        (HUGE, True, "1" * 20 + "..."),  # past the int-string limit, quoted in part
+        ("-5", False, "-5"),  # a sign only where the protocol allows one
+        ("+5", True, "+5"),
+        ("--5", True, "--5"),
+        ("\u00b2", False, "\u00b2"),  # str.isdigit() is True, int() raises
+        ("\uff11", False, "\uff11"),  # int() would read it as 1
+        ("1_000", False, "1_000"),  # int() would read it as 1000
+        (" 1", False, " 1"),
+        ("1\x00", False, "1\\x00"),  # control characters are shown escaped
+        ("", False, ""),
+    ],
+)
+def test_parse_integer_refuses_everything_else(text, signed, shown):
+    with pytest.raises(ValueError, match=re.escape(f"'{shown}' is not a number of 1 to 18")):
+        parse_integer(text, signed=signed)
+
+
+def test_parse_integer_takes_only_text():
+    with pytest.raises(TypeError, match="parse_integer reads a str, got bytes"):
+        parse_integer(b"12")
 
 
 def count_kinds(protocol: str, line: str) -> None:

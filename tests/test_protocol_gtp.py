@@ -532,3 +532,18 @@ def test_genmove_honours_a_small_time_budget():
     assert thinking < 0.5, thinking  # far below the agent's own 30 s
     left, _ = gtp._clock(1)
     assert 2.5 < left < 3.0
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error", "message"),
+    [
+        ({"main": -1}, ValueError, "TimeSystem main must be >= 0 seconds, got -1"),
+        ({"overtime": float("nan")}, ValueError, "TimeSystem overtime must be >= 0 seconds"),
+        ({"main": "60"}, TypeError, "TimeSystem main must be a number of seconds, got '60'"),
+        ({"stones": 2.5}, TypeError, "TimeSystem stones must be an int, got 2.5"),
+        ({"stones": -3}, ValueError, "TimeSystem stones must be >= 0, got -3"),
+    ],
+)
+def test_time_systems_refuse_bad_values(arguments, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        TimeSystem(True, **arguments)

@@ -59,6 +59,18 @@ class TimeSystem:
     stones: int = 0
     japanese: bool = False
 
+    def __post_init__(self) -> None:
+        for name in ("main", "overtime"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise TypeError(f"TimeSystem {name} must be a number of seconds, got {value!r}")
+            if not value >= 0:
+                raise ValueError(f"TimeSystem {name} must be >= 0 seconds, got {value!r}")
+        if isinstance(self.stones, bool) or not isinstance(self.stones, int):
+            raise TypeError(f"TimeSystem stones must be an int, got {self.stones!r}")
+        if self.stones < 0:
+            raise ValueError(f"TimeSystem stones must be >= 0, got {self.stones}")
+
     @classmethod
     def canadian(cls, main: float, overtime: float, stones: int) -> TimeSystem:
         """GTP 2's ``time_settings``: overtime > 0 with 0 stones means no time limit."""

@@ -26,9 +26,12 @@ def parse_integer(text: str, *, signed: bool = False) -> int:
         signed: Whether a leading ``-`` is allowed.
 
     Raises:
+        TypeError: ``text`` is not a str.
         ValueError: ``text`` is not 1 to :data:`MAX_DIGITS` ASCII digits (after the ``-``
             when ``signed``); the message quotes the start of ``text``.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"parse_integer reads a str, got {type(text).__name__}")
     digits = text[1:] if signed and text.startswith("-") else text
     if not (0 < len(digits) <= MAX_DIGITS and _DIGITS.issuperset(digits)):
         shown = printable(text[:_SHOWN]) + ("..." if len(text) > _SHOWN else "")
