@@ -285,3 +285,22 @@ def test_no_display_without_display_variables(monkeypatch):
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     monkeypatch.setattr("sys.platform", "linux")
     assert display_problem() == "neither DISPLAY nor WAYLAND_DISPLAY is set"
+
+
+def test_score_text_counts_discs_in_othello_only():
+    session = session_of("othello")
+    assert session.score_text(("Black", "White")) == "Black 2, White 2"
+    session.play(parse_move(session.state, "d3"))
+    assert session.score_text(("X", "O")) == "X 4, O 1"
+    assert session_of("hex", rows=3, cols=3).score_text(("Red", "Blue")) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [("a1", "a1 is illegal: it flips no disc"), ("pass", "pass is illegal: it is only legal")],
+)
+def test_othello_illegal_moves_are_named_not_numbered(text, reason):
+    session = session_of("othello")
+    with pytest.raises(ValueError, match=reason) as error:
+        parse_move(session.state, text)
+    assert "action" not in str(error.value)
