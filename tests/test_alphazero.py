@@ -451,6 +451,18 @@ def test_a_second_training_on_a_locked_new_directory_changes_nothing(tmp_path) -
         first.unlock()
 
 
+def test_a_new_run_that_fails_to_start_leaves_no_directory(tmp_path, monkeypatch) -> None:
+    import agents.alphazero.trainer as trainer
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError("no room for the replay buffer")
+
+    monkeypatch.setattr(trainer, "ReplayBuffer", no_memory)
+    with pytest.raises(MemoryError):
+        train(tiny_config(tmp_path / "run"), progress=False)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_two_trainings_started_together_leave_one_resumable_run(tmp_path) -> None:
     import threading
 

@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -250,11 +251,21 @@ def small_run(tmp_path_factory) -> Path:
 
 
 def _resume(out: Path, capsys) -> tuple[int, str]:
+    """``connectn train tictactoe --out OUT --resume`` in this process: status and stderr."""
+
+    def waited(*_: object) -> None:
+        raise AssertionError("the resume waited for a minute (on a FIFO?)")
+
     capsys.readouterr()
+    previous = signal.signal(signal.SIGALRM, waited)
+    signal.alarm(60)
     try:
         code = main(["train", "tictactoe", "--out", str(out), "--resume", "--no-progress"])
     except SystemExit as stop:
         code = stop.code
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
     return code, capsys.readouterr().err
 
 

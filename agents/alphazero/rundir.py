@@ -11,6 +11,10 @@ Layout::
     RUN_DIR/checkpoints/      the weights of every evaluated network (step-NNNNNNN.pt)
     RUN_DIR/metrics.jsonl     one JSON object per line: training, evaluation records
     RUN_DIR/plots.png         loss, Elo, score against each MCTS budget, games/s
+    RUN_DIR/.lock             locked (``flock``) by the training running here
+
+A training takes the lock before it looks at anything, then checks (and, resuming, reads
+every file, :mod:`agents.alphazero.resume`) before it writes anything.
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ class RunDirectory:
         self.lock_file = self.path / LOCK_NAME
         self._lock: int | None = None
         self._made_lock_file = False
+        self._made_directory = False
 
     def stored_config(self) -> TrainConfig:
         """The config in ``run.json``.
@@ -93,6 +98,7 @@ class RunDirectory:
         if self.path.exists() and not self.path.is_dir():
             raise RunDirectoryError(f"{self.path}: a file, not a run directory")
         if not config.resume:
+            self._made_directory = not self.path.exists()
             try:
                 self.path.mkdir(parents=True, exist_ok=True)
             except OSError as error:
@@ -227,8 +233,8 @@ class RunDirectory:
             return descriptor, False
 
     def unlock(self, *, remove_made: bool = False) -> None:
-        """Release the lock; with ``remove_made``, remove the lock file if :meth:`lock` made
-        it (a directory the run gave up on is left as it was)."""
+        """Release the lock; with ``remove_made``, remove the lock file and the directory if
+        :meth:`open` made them (a directory the run gave up on is left as it was)."""
         if self._lock is None:
             return
         if remove_made and self._made_lock_file:
@@ -237,6 +243,9 @@ class RunDirectory:
         with contextlib.suppress(OSError):
             os.close(self._lock)
         self._lock = None
+        if remove_made and self._made_directory:
+            with contextlib.suppress(OSError):  # only if empty: another run may be starting
+                self.path.rmdir()
 
 
 def _require_kind(path: Path, *, directory: bool) -> None:

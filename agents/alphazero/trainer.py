@@ -126,6 +126,13 @@ class _Trainer:
     def __init__(self, config: TrainConfig, stream: TextIO | None) -> None:
         if config.device == "cuda" and not torch.cuda.is_available():
             raise ConfigError("device 'cuda' asked for, but torch sees no CUDA device")
+        self.game = config.game.make_game()
+        try:
+            self.spec = NetworkSpec.for_game(
+                self.game, channels=config.channels, blocks=config.blocks
+            )
+        except ValueError as error:
+            raise ConfigError(str(error)) from None
         run = RunDirectory(config.out)
         run.open(config)  # makes a new run's directory, takes the lock, checks
         try:
@@ -139,13 +146,6 @@ class _Trainer:
         self.config = config
         self.run_dir = run
         self.stream = stream
-        self.game = config.game.make_game()
-        try:
-            self.spec = NetworkSpec.for_game(
-                self.game, channels=config.channels, blocks=config.blocks
-            )
-        except ValueError as error:
-            raise ConfigError(str(error)) from None
         torch.set_num_threads(config.threads)
         torch.manual_seed(config.seed)
         self.model = PolicyValueNet(self.spec)
