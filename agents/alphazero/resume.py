@@ -71,7 +71,7 @@ def restore_run(
     """
     latest = load_checkpoint(run.latest, config.game)
     _check_network(latest, model.spec, run)
-    state, sampler_state = _training_entries(latest, config)
+    state, sampler_state = _training_entries(latest)
     model.load_state_dict(latest.model)
     _load_optimizer(optimizer, latest, model)
     try:
@@ -103,21 +103,24 @@ def _check_network(checkpoint: Checkpoint, spec: NetworkSpec, run: RunDirectory)
         )
 
 
-def _training_entries(checkpoint: Checkpoint, config: TrainConfig) -> tuple[dict, dict]:
+def _training_entries(checkpoint: Checkpoint) -> tuple[dict[str, Any], dict[str, Any]]:
     """The run's state and the sampler's state stored in a training checkpoint."""
     progress = checkpoint.progress
-    missing = [k for k in ("state", "sampler") if not isinstance(progress.get(k), str)]
-    if checkpoint.optimizer is None:
-        missing.insert(0, "optimizer")
+    present = {
+        "optimizer state": checkpoint.optimizer is not None,
+        "run state": isinstance(progress.get("state"), str),
+        "sampler state": isinstance(progress.get("sampler"), str),
+    }
+    missing = [name for name, there in present.items() if not there]
     if missing:
         raise CheckpointError(
-            f"{checkpoint.path}: not a training checkpoint (no {' or '.join(missing)} state; a "
-            "copy of best.pt?): --resume continues from the latest.pt the run wrote"
+            f"{checkpoint.path}: not a training checkpoint (it has no {', '.join(missing)}: a "
+            "copy of best.pt?); --resume continues from the latest.pt the run wrote"
         )
     try:
         state = json.loads(progress["state"])
         sampler = json.loads(progress["sampler"])
-        _check_state(state, config)
+        _check_state(state)
         if not isinstance(sampler, dict):
             raise TypeError(f"the sampler state is a {type(sampler).__name__}, not an object")
     except (ValueError, TypeError, RecursionError) as error:
@@ -125,7 +128,7 @@ def _training_entries(checkpoint: Checkpoint, config: TrainConfig) -> tuple[dict
     return state, sampler
 
 
-def _check_state(state: Any, config: TrainConfig) -> None:
+def _check_state(state: Any) -> None:
     """Refuse a run state that is not the trainer's (see ``_Trainer.state``)."""
     if not isinstance(state, dict):
         raise TypeError(f"the run state is a {type(state).__name__}, not an object")
