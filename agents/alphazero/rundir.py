@@ -33,6 +33,7 @@ __all__ = ["RunDirectory", "RunDirectoryError"]
 RUN_FORMAT = "connectn-alphazero-run"
 MAX_RUN_FILE_BYTES = 2**20
 LOCK_NAME = ".lock"
+LOCK_ATTEMPTS = 3  # the lock file may be removed under us by a training giving up
 
 
 class RunDirectoryError(ValueError):
@@ -194,7 +195,7 @@ class RunDirectory:
             import fcntl
         except ImportError:  # not POSIX: no lock
             return
-        while self._lock is None:
+        for _ in range(LOCK_ATTEMPTS):
             descriptor, made = self._open_lock_file()
             try:
                 fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -206,24 +207,26 @@ class RunDirectory:
                 ) from None
             if _same_file(descriptor, self.lock_file):
                 self._lock, self._made_lock_file = descriptor, made
-            else:  # removed by a training that gave up on the directory: take the new one
-                os.close(descriptor)
+                return
+            os.close(descriptor)  # removed by a training that gave up: take the new one
+        raise RunDirectoryError(f"{self.lock_file}: replaced while it was being locked")
 
     def _open_lock_file(self) -> tuple[int, bool]:
         """A descriptor of the lock file (made if missing) and whether it was made here."""
         flags = os.O_RDWR | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-        while True:
+        for _ in range(LOCK_ATTEMPTS):
             try:
-                try:
-                    return os.open(self.lock_file, flags | os.O_CREAT | os.O_EXCL, 0o644), True
-                except FileExistsError:
-                    descriptor = os.open(self.lock_file, flags)
-            except FileNotFoundError:
-                continue  # removed between the two opens
+                return os.open(self.lock_file, flags | os.O_CREAT | os.O_EXCL, 0o644), True
+            except FileExistsError:
+                pass
             except OSError as error:
-                raise RunDirectoryError(
-                    describe_file_error(self.lock_file, error) + " (the run's lock file)"
-                ) from None
+                raise RunDirectoryError(self._lock_file_error(error)) from None
+            try:
+                descriptor = os.open(self.lock_file, flags)
+            except FileNotFoundError:  # removed between the two opens (or a dangling link)
+                continue
+            except OSError as error:
+                raise RunDirectoryError(self._lock_file_error(error)) from None
             mode = os.fstat(descriptor).st_mode
             if file_kind(mode) != "a regular file":
                 os.close(descriptor)
@@ -231,6 +234,10 @@ class RunDirectory:
                     f"{self.lock_file}: {file_kind(mode)}, not the run's lock file (a regular file)"
                 )
             return descriptor, False
+        raise RunDirectoryError(f"{self.lock_file}: a link to nothing, not the run's lock file")
+
+    def _lock_file_error(self, error: OSError) -> str:
+        return describe_file_error(self.lock_file, error) + " (the run's lock file)"
 
     def unlock(self, *, remove_made: bool = False) -> None:
         """Release the lock; with ``remove_made``, remove the lock file and the directory if
