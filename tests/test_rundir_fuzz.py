@@ -81,7 +81,7 @@ def _edit_run_file(path: Path, change: Callable[[dict], object]) -> None:
     path.write_text(json.dumps(data))
 
 
-def _edit_latest(path: Path, change: Callable[[dict], object]) -> None:
+def _edit_checkpoint(path: Path, change: Callable[[dict], object]) -> None:
     data = torch.load(path, weights_only=True)
     change(data)
     torch.save(data, path)
@@ -93,7 +93,7 @@ def _edit_state(path: Path, key: str, value: object) -> None:
         state[key] = value
         data["progress"]["state"] = json.dumps(state)
 
-    _edit_latest(path, change)
+    _edit_checkpoint(path, change)
 
 
 def _other_optimizer(data: dict) -> None:
@@ -137,15 +137,18 @@ WRONG_TYPES: dict[str, dict[str, Callable[[Path], object]]] = {
         "an evaluated network outside checkpoints/": lambda p: _edit_state(
             p, "evaluated", [{"label": "x", "seconds": 1, "step": 1, "games": 1, "path": "../x"}]
         ),
-        "an empty sampler state": lambda p: _edit_latest(
+        "an empty sampler state": lambda p: _edit_checkpoint(
             p, lambda d: d["progress"].update(sampler="{}")
         ),
-        "another network's optimizer": lambda p: _edit_latest(p, _other_optimizer),
-        "a text optimizer": lambda p: _edit_latest(p, lambda d: d.update(optimizer="adam")),
+        "another network's optimizer": lambda p: _edit_checkpoint(p, _other_optimizer),
+        "a text optimizer": lambda p: _edit_checkpoint(p, lambda d: d.update(optimizer="adam")),
     },
     "best.pt": {
         "a Connect Four network": lambda p: save_checkpoint(p, _network("connect_four", 4)),
         "a wider network": lambda p: save_checkpoint(p, _network("tictactoe", 8)),
+        "a network of a million channels (no allocation)": lambda p: _edit_checkpoint(
+            p, lambda d: d["network"].update(channels=10**6)
+        ),
     },
     "buffer.npz": {
         "object arrays": lambda p: _edit_buffer(p, _object_array),

@@ -16,9 +16,11 @@ from typing import Any
 
 import torch
 
+from agents.alphazero.config import MAX_BLOCKS, MAX_CHANNELS
 from agents.alphazero.network import NetworkSpec, PolicyValueNet
 from connectn_env.atomic_write import write_bytes_atomically
 from connectn_env.games import BoardGame
+from connectn_env.games.validation import require_int
 from connectn_env.records.gameconfig import GameConfig
 from connectn_env.safe_files import describe_file_error, read_regular_bytes
 
@@ -134,9 +136,10 @@ def load_checkpoint(path: str | Path, game: BoardGame | GameConfig | None = None
         )
     try:
         info = data["game"]
+        game_config = GameConfig(info["name"], dict(info["params"]))
         checkpoint = Checkpoint(
-            game=GameConfig(info["name"], dict(info["params"])),
-            spec=NetworkSpec.from_json(data["network"]),
+            game=game_config,
+            spec=_network_spec(data["network"], game_config),
             model=dict(data["model"]),
             optimizer=_optional_dict(data, "optimizer"),
             config=_optional_dict(data, "config"),
@@ -149,6 +152,19 @@ def load_checkpoint(path: str | Path, game: BoardGame | GameConfig | None = None
     if game is not None:
         checkpoint.check_game(game)
     return checkpoint
+
+
+def _network_spec(data: Any, game: GameConfig) -> NetworkSpec:
+    """The network's spec in ``data``: sizes within the trainer's bounds (no huge allocation
+    from a crafted file), board and actions those of ``game``."""
+    if not isinstance(data, dict):
+        raise TypeError(f"its network entry is a {type(data).__name__}, not a dict")
+    channels = require_int("network channels", data.get("channels"), 1, MAX_CHANNELS)
+    blocks = require_int("network blocks", data.get("blocks"), 0, MAX_BLOCKS)
+    spec = NetworkSpec.for_game(game.make_game(), channels=channels, blocks=blocks)
+    if spec.to_json() != data:
+        raise ValueError(f"its network {data!r:.200} does not fit {game}")
+    return spec
 
 
 def _optional_dict(data: dict[str, Any], key: str) -> dict[str, Any] | None:

@@ -15,6 +15,8 @@ from connectn_env.records.gameconfig import GameConfig
 __all__ = ["SESSION_FIELDS", "ConfigError", "TrainConfig"]
 
 DEVICES = ("cpu", "cuda")
+MAX_CHANNELS = 1024
+MAX_BLOCKS = 64
 PRECISIONS = ("auto", "float32", "bfloat16")
 # Settings a resumed run may change: how long, where and on what it runs.
 SESSION_FIELDS = (
@@ -158,8 +160,8 @@ class TrainConfig:
             raise ValueError(
                 f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}"
             )
-        put("channels", require_int("channels", self.channels, 1, 1024))
-        put("blocks", require_int("blocks", self.blocks, 0, 64))
+        put("channels", require_int("channels", self.channels, 1, MAX_CHANNELS))
+        put("blocks", require_int("blocks", self.blocks, 0, MAX_BLOCKS))
         put("simulations", require_int("simulations", self.simulations, 1, 1_000_000))
         put("games_in_flight", require_int("games_in_flight", self.games_in_flight, 1, 65536))
         put("moves_per_task", require_int("moves_per_task", self.moves_per_task, 1, 100_000))
