@@ -5,6 +5,7 @@ and the game's exact solver proving root moves first (``exact``)."""
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -17,15 +18,21 @@ from agents.loop import SearchConfig, run_simulations
 from agents.rollout import expansion_flags, new_policy_data, policy_rollout
 from agents.search import DEFAULT_MAX_NODES, DEFAULT_SIMULATIONS, SearchAgent
 from connectn_env.games import BoardGame, ExactSolver, GameState
+from connectn_env.games.contract import bind
 from connectn_env.games.validation import require_bool, require_choice, require_int, require_number
 
 SELECTIONS = ("ucb1", "ucb1-tuned")
 PRESETS = ("default", "uct")
 EXACT_TIME_SHARE = 0.5  # of a time limit, at most, for the exact solver
 EXACT_NODES_PER_SIMULATION = 8  # solver nodes per simulation of a simulation budget
-_EXACT_FIRST_NODES = 20_000  # first node budget under a time limit (then doubled)
+_EXACT_FIRST_NODES = 256  # first, measuring node budget under a time limit (then doubled)
 _EXACT_SLICE_SECONDS = 0.05  # longest solver call when a progress callback may stop the search
 _NO_DATA = np.zeros(0, dtype=np.int64)
+# run_simulations' compiled entry point per agent and game, bound on first use: numba's typing
+# of the kernels and workspace tuples cost up to 0.2 ms a call (Gomoku), paid by every chunk
+# of a timed search. The argument types are fixed per agent and game (its options, its trees,
+# the game's workspace and a cloned root). Kept outside the agent, which still pickles.
+_ENTRY_POINTS: weakref.WeakKeyDictionary[Any, dict[BoardGame, Any]] = weakref.WeakKeyDictionary()
 _PROOF_STATUS = {1: search_tree.WIN, 0: search_tree.DRAW, -1: search_tree.LOSS}
 
 
@@ -297,14 +304,17 @@ class MCTSAgent(SearchAgent):
         root: GameState,
         step: Callable[[int], int],
         on_chunk: Callable[[int, float], Any] | None,
+        start: float,
     ) -> tuple[int, bool]:
         """With ``exact``: expand the root (one simulation), then let the game's solver prove
-        its moves into the tree within the budget (see the class docstring). With a progress
-        callback the solver runs in slices of about ``_EXACT_SLICE_SECONDS`` (its table keeps
-        what each slice finished) so that a stop request is heard."""
+        its moves into the tree within the budget (see the class docstring). Under a time
+        limit or with a progress callback the solver runs in slices (its table keeps what each
+        slice finished): the first of ``_EXACT_FIRST_NODES`` nodes, the next ones doubling but
+        sized from the last one's measured speed to end by the solver's share of the time
+        (counted from ``start``), or within ``_EXACT_SLICE_SECONDS`` so that a stop request
+        is heard; the clock is read before each."""
         if self._active is None or not self._active.exact:
             return 0, False
-        start = time.perf_counter()
         solver = self._exact_solver(root.game)
         if solver is None or not solver.reaches(root):
             return 0, False
@@ -325,6 +335,8 @@ class MCTSAgent(SearchAgent):
         while pending:
             ask = nodes if cap is None else min(nodes, cap - used)
             called = time.perf_counter()
+            if share is not None and called - start >= share:
+                break
             solved, spent = solver.solve_moves(root, list(pending), ask)
             used += spent
             for action, proof in solved.items():
@@ -334,7 +346,7 @@ class MCTSAgent(SearchAgent):
             now = time.perf_counter()
             if on_chunk is not None and on_chunk(done, now - start) is True:
                 return done, True
-            if (cap is not None and used >= cap) or (share is not None and now - start >= share):
+            if spent == 0 or (cap is not None and used >= cap):
                 break
             rate = spent / max(now - called, 1e-6)
             nodes = 2 * nodes
@@ -351,21 +363,23 @@ class MCTSAgent(SearchAgent):
         game = state.game
         config, evaluator, data = self.compiled_setup(game)
         workspace = self._compiled_workspace(state)
-        return int(
-            run_simulations(
-                game.kernels,
-                evaluator,
-                game.params,
-                state.data,
-                tuple(self._trees[0]),
-                config,
-                rng,
-                workspace,
-                data,
-                count,
-                False,
-            )
+        args = (
+            game.kernels,
+            evaluator,
+            game.params,
+            state.data,
+            tuple(self._trees[0]),
+            config,
+            rng,
+            workspace,
+            data,
+            count,
+            False,
         )
+        entries = _ENTRY_POINTS.setdefault(self, {})
+        if game not in entries:
+            entries[game] = bind(run_simulations, *args)
+        return int(entries[game](*args))
 
     def _generic_simulations(self, root: EnvPosition, rng: np.ndarray, count: int) -> int:
         options = self._active if self._active is not None else self.options_for(None)

@@ -22,7 +22,7 @@ from agents.envapi import (
 )
 from agents.generic import EnvPosition
 from agents.loop import new_workspace
-from agents.treepool import tree_pair
+from agents.treepool import touch, tree_pair
 from agents.treeview import SNAPSHOT_DEPTH, SNAPSHOT_WIDTH, TreeNode, snapshot, tree_text
 from connectn_env.games import GameState
 from connectn_env.games.compile_notice import compiling
@@ -37,6 +37,7 @@ _FIRST_CHUNK = 64  # simulations in the first chunk without a time limit (then d
 _CHUNK_SECONDS = 0.01  # longest chunk under a time limit (``progress`` about this often)
 _CHUNK_SHARE = 0.5  # of the time left, the most one chunk is sized to take
 _CHUNK_GROWTH = 4  # a chunk is at most this many times the last one under a time limit
+_TOUCH_ROWS = 4096  # tree rows (about 340 KB) mapped between two clock readings
 _PROVEN = {
     search_tree.WIN: "loss",
     search_tree.LOSS: "win",
@@ -131,15 +132,18 @@ def run_budget(
     on_chunk: Callable[[int, float], Any] | None = None,
     *,
     start: float | None = None,
+    prepare: Callable[[int, float], int] | None = None,
 ) -> tuple[int, float]:
     """Call ``step(n)`` (runs up to n simulations, returns how many) until the budget is spent,
     a step runs fewer than asked (root proven) or ``on_chunk(done, elapsed)`` returns True.
 
-    Under a time limit the clock is read before every chunk, the first included; the first
-    chunk is one simulation, and each later one is sized from the last one's measured cost to
-    take at most half the time left (and at most ``_CHUNK_SECONDS``), growing at most
-    ``_CHUNK_GROWTH``-fold, so that it ends well within the budget. Without one, chunks start
-    at ``_FIRST_CHUNK`` simulations and double.
+    Under a time limit the clock is read before every chunk, the first included. The first
+    chunk is one simulation; each later one grows at most ``_CHUNK_GROWTH``-fold and is sized
+    from the last one's measured cost per simulation to take at most ``_CHUNK_SHARE`` of the
+    time left (and at most ``_CHUNK_SECONDS``); then ``prepare`` may take as long again to
+    make ready (the tree's memory) what it can of the chunk, which is cut to that and sized
+    again from the clock, so that it ends well within the budget. Without a time limit chunks
+    start at ``_FIRST_CHUNK`` simulations and double.
 
     Args:
         step: Runs the simulations.
@@ -147,15 +151,34 @@ def run_budget(
         time_limit: Seconds from ``start``, or None.
         on_chunk: Called after each chunk; True stops.
         start: ``time.perf_counter()`` when the budget began (default: now).
+        prepare: ``prepare(n, deadline)`` makes ready up to ``n`` simulations of a timed
+            chunk, stopping at ``deadline`` (a ``time.perf_counter()`` value), and returns
+            how many it made ready.
 
     Returns:
         ``(simulations, seconds since start)``.
     """
     start = time.perf_counter() if start is None else start
     done = 0
+    cost = 0.0  # seconds per simulation in the last chunk (0: not measured yet)
     chunk = _FIRST_CHUNK if time_limit is None else 1
-    while time_limit is None or time.perf_counter() - start < time_limit:
+
+    def fitted(ask: int) -> tuple[int, float]:
+        """``ask`` cut to the time left (0: none), and the seconds it may take."""
+        now = time.perf_counter()
+        seconds = min((time_limit - (now - start)) * _CHUNK_SHARE, _CHUNK_SECONDS)
+        if seconds <= 0:
+            return 0, 0.0
+        return (ask if cost == 0 else min(ask, int(seconds / cost))), now + seconds
+
+    while simulations is None or done < simulations:
         ask = chunk if simulations is None else min(chunk, simulations - done)
+        if time_limit is not None:
+            ask, until = fitted(ask)
+            if ask > 0 and prepare is not None:
+                ask = min(fitted(prepare(ask, until))[0], ask)
+            if ask == 0:
+                break
         called = time.perf_counter()
         got = step(ask)
         done += got
@@ -166,11 +189,9 @@ def run_budget(
             break
         if time_limit is None:
             chunk = min(chunk * 2, 1 << 16)
-            continue
-        seconds = min((time_limit - (now - start)) * _CHUNK_SHARE, _CHUNK_SECONDS)
-        chunk = min(int(seconds * got / max(now - called, 1e-9)), ask * _CHUNK_GROWTH)
-        if chunk < 1:
-            break
+        else:
+            cost = max(now - called, 1e-9) / got
+            chunk = ask * _CHUNK_GROWTH
     return done, time.perf_counter() - start
 
 
@@ -230,6 +251,8 @@ class SearchAgent:
         self._stamp = np.zeros((2, 0), dtype=np.int64)
         self._last_num_actions = 0
         self._limit_reached = False
+        self._rows_per_simulation = 1  # tree rows a simulation may fill: see _reserve_rows
+        self._mapped_rows: dict[int, int] = {}  # id of a tree's ints -> rows mapped
         self._action_name: Callable[[int], str] = str
 
     # --- subclass hooks -------------------------------------------------------------
@@ -331,9 +354,16 @@ class SearchAgent:
         self._action_name = state.game.action_name if state is not None else str
         self._prepare_root(root, rng, key)
 
+        self._rows_per_simulation = len(mask) + 1  # at most: a new node and its children
+
         def budget_step(n: int) -> int:
+            meta = self._trees[0][2]
+            before = int(meta[search_tree.M_NODES])
             done = step(n)
-            if self._trees[0][2][search_tree.M_FULL]:
+            grown = int(meta[search_tree.M_NODES]) - before
+            if done > 0 and grown >= 0:
+                self._rows_per_simulation = grown * 5 // (4 * done) + 1  # a margin of a quarter
+            if meta[search_tree.M_FULL]:
                 self._make_room()
             return done
 
@@ -351,11 +381,37 @@ class SearchAgent:
                 simulations -= proving
         done = 0
         if not stopped:
-            done, _ = run_budget(budget_step, simulations, self.time_limit, on_chunk, start=start)
+            done, _ = run_budget(
+                budget_step,
+                simulations,
+                self.time_limit,
+                on_chunk,
+                start=start,
+                prepare=self._reserve_rows,
+            )
         result = self._result(mask, proving + done, time.perf_counter() - start)
         if self.reuse_tree:
             self._root_key = key
         return result
+
+    def _reserve_rows(self, simulations: int, deadline: float) -> int:
+        """Map the tree memory that up to ``simulations`` more simulations may fill, in slices,
+        until ``deadline``; return how many simulations it covers. ``run_budget`` calls this
+        before the clock reading that sizes a chunk: a search growing into pages never used
+        before pays the kernel's zeroing of them (measured here: several times the cost of
+        the simulations themselves for PUCT without a network in Gomoku), which the chunk's
+        measured speed would not foresee."""
+        tree = self._trees[0]
+        first = int(tree[2][search_tree.M_NODES])
+        per = self._rows_per_simulation
+        stop = min(len(tree[0]), first + simulations * per)
+        mapped = max(first, self._mapped_rows.get(id(tree[0]), 0))
+        while mapped < stop and time.perf_counter() < deadline:
+            end = min(stop, mapped + _TOUCH_ROWS)
+            touch(tree, mapped, end)
+            mapped = end
+        self._mapped_rows[id(tree[0])] = max(mapped, self._mapped_rows.get(id(tree[0]), 0))
+        return simulations if mapped >= stop else (mapped - first) // per
 
     def _compiled_workspace(self, state: GameState) -> tuple[Any, ...]:
         """The compiled loop's work arrays for ``state``'s game (kept between searches)."""

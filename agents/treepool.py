@@ -20,8 +20,19 @@ from agents.tree import new_tree
 Tree = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 KEPT_PER_SIZE = 1
+_PAGE_BYTES = 4096
 
 _kept: dict[int, list[list[Tree]]] = {}
+
+
+def touch(tree: Tree, start: int, stop: int) -> None:
+    """Write to every memory page of the unused rows ``start`` to ``stop`` of ``tree``'s node
+    arrays (their contents are never read), so that the kernel maps and zeroes those pages now
+    (0.7 to 2 ms per MB measured on the project's 2-core machine; pages already mapped cost
+    about 3 microseconds per MB) rather than in the middle of a search chunk."""
+    for array in tree[:2]:
+        width = array.shape[1]
+        array.reshape(-1)[start * width : stop * width : _PAGE_BYTES // array.itemsize] = 0
 
 
 def tree_pair(owner: object, max_nodes: int) -> list[Tree]:
