@@ -451,14 +451,22 @@ def test_a_second_training_on_a_locked_new_directory_changes_nothing(tmp_path) -
         first.unlock()
 
 
-def test_a_new_run_that_fails_to_start_leaves_no_directory(tmp_path, monkeypatch) -> None:
+@pytest.mark.parametrize(
+    ("part", "error"),
+    [("ReplayBuffer", MemoryError("no room")), ("make_actors", ConnectionError("no Ray"))],
+)
+def test_a_new_run_that_fails_to_start_leaves_no_directory(
+    tmp_path, monkeypatch, part, error
+) -> None:
+    """Nothing is written before everything is set up: a failed start leaves no run.json
+    (which would be neither resumable nor replaceable)."""
     import agents.alphazero.trainer as trainer
 
-    def no_memory(*args, **kwargs):
-        raise MemoryError("no room for the replay buffer")
+    def fail(*args, **kwargs):
+        raise error
 
-    monkeypatch.setattr(trainer, "ReplayBuffer", no_memory)
-    with pytest.raises(MemoryError):
+    monkeypatch.setattr(trainer, part, fail)
+    with pytest.raises(type(error)):
         train(tiny_config(tmp_path / "run"), progress=False)
     assert list(tmp_path.iterdir()) == []
 

@@ -176,6 +176,8 @@ class _Trainer:
             )
             self.state.update(self.resumed.state)
             self.learner.steps = self.state["step"]
+        kind = "ray" if config.ray else ("process" if config.workers else "inline")
+        self.actors = make_actors(kind, config.ray)  # before any write: Ray may be unreachable
 
     def run(self) -> TrainResult:
         config, run = self.config, self.run_dir
@@ -187,9 +189,8 @@ class _Trainer:
                 run.remove_leftovers()
                 run.checkpoints.mkdir(exist_ok=True)
                 self.metrics.keep(self.resumed.metrics)
-            kind = "ray" if config.ray else ("process" if config.workers else "inline")
-            self.actors = make_actors(kind, config.ray)
         except BaseException:
+            self.actors.close()
             run.unlock()
             raise
         self.state["sessions"] += 1
