@@ -11,6 +11,7 @@ import itertools
 import json
 import math
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -512,3 +513,46 @@ def test_a_huge_games_count_starts_at_once_and_sigterm_keeps_the_games(tmp_path:
     assert all(json.loads(line) for line in lines[:-1])  # every finished game is readable
     resumed = ResultsFile(out, HEADER)
     assert len(resumed.finished) >= 5
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not LINUX, reason="reads the process tree from /proc")
+def test_arena_record_killed_again_and_again_keeps_every_record(tmp_path: Path) -> None:
+    """``connectn arena --record`` SIGKILLed three times while it plays, at a random moment
+    once games come; each run resumes the last. After every kill, and at the end, every game
+    with a results line has its record: JSON and SGF read back whole, the same moves."""
+    from test_arena_records import check_records
+
+    games, out, records = 150, tmp_path / "games.jsonl", tmp_path / "records"
+    argv = ["arena", "hex", "--size", "3", FIRST, "random", "--games", str(games)]
+    argv += ["--workers", "1", "--out", out.name, "--record", records.name, "--no-progress"]
+    chance = random.Random(25)
+    finished: list[GameResult] = []
+    for _ in range(3):
+        process = _connectn(*argv, cwd=tmp_path, extra_env={})
+        children: set[int] = set()
+        try:
+            lines = len(finished) + 4  # the header and three new games
+            assert _wait_for(lambda n=lines: _has_lines(out, n), 120), (
+                tmp_path / "stderr.txt"
+            ).read_text()
+            time.sleep(chance.uniform(0.0, 0.05))
+            children = _children(process.pid)
+            process.kill()
+            assert process.wait(timeout=30) == -signal.SIGKILL
+            assert _wait_for(lambda pids=children: not any(_alive(p) for p in pids), 15)
+        finally:
+            _stop_all(process, children | _children(process.pid))
+        finished = check_records(out, records)
+        assert len(finished) < games  # killed before the end
+    process = _connectn(*argv, cwd=tmp_path, extra_env={})
+    try:
+        assert process.wait(timeout=300) == 0, (tmp_path / "stderr.txt").read_text()
+    finally:
+        _stop_all(process, _children(process.pid))
+    assert sorted(r.index for r in check_records(out, records)) == list(range(games))
+    assert len(list(records.iterdir())) == 2 * games  # no temporary file left
+
+
+def _has_lines(path: Path, count: int) -> bool:
+    return path.exists() and path.read_bytes().count(b"\n") >= count

@@ -20,7 +20,7 @@ little their games tell.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +31,7 @@ from connectn_env.arena.results import GameResult
 __all__ = [
     "PairingStats",
     "Standing",
+    "Tally",
     "elo_intervals",
     "elo_ratings",
     "pairing_stats",
@@ -99,28 +100,109 @@ class PairingStats:
         }
 
 
-def pairing_stats(labels: Sequence[str], results: Sequence[GameResult]) -> list[PairingStats]:
-    """One entry per pair of agents, in command-line order."""
-    by_pairing: dict[tuple[str, str], list[GameResult]] = {}
-    for result in results:
-        by_pairing.setdefault(result.pairing, []).append(result)
-    stats = []
-    for i, a in enumerate(labels):
-        for b in labels[i + 1 :]:
-            games = by_pairing.get((a, b), [])
-            points = [g.score_of(a) for g in games]
-            stats.append(
-                PairingStats(
-                    a=a,
-                    b=b,
-                    wins=points.count(1.0),
-                    draws=points.count(0.5),
-                    losses=points.count(0.0),
-                    errors_a=sum(1 for g in games if g.error and g.error["agent"] == a),
-                    errors_b=sum(1 for g in games if g.error and g.error["agent"] == b),
-                )
+@dataclass(frozen=True)
+class Standing:
+    """One agent's line of the Elo table."""
+
+    label: str
+    elo: float
+    elo_ci95: tuple[float, float]
+    games: int
+    score: float
+    errors: int
+
+
+class Tally:
+    """The counts the tables are made of, added up one finished game at a time.
+
+    Per pairing: wins, draws and losses of its first agent and each side's games lost by
+    error; over all games: the points of the player who moved first. Nothing else of a game
+    is kept (not its moves, not the game itself), so a tally stays the same size however
+    many games it counts: the arena's parent keeps this while the games themselves go to
+    disk.
+
+    Args:
+        labels: The agents, in command-line order; a pairing is ``(a, b)`` with ``a`` before
+            ``b``.
+    """
+
+    def __init__(self, labels: Sequence[str]) -> None:
+        self.labels = tuple(labels)
+        self._counts = {
+            (a, b): [0, 0, 0, 0, 0]  # wins, draws, losses of a; errors of a, of b
+            for i, a in enumerate(self.labels)
+            for b in self.labels[i + 1 :]
+        }
+        self.games = 0
+        self._first_half_points = 0  # points of player_0, in halves (exact)
+
+    @classmethod
+    def of(cls, labels: Sequence[str], results: Iterable[GameResult]) -> Tally:
+        """A tally of ``results`` (each of a pairing of ``labels``)."""
+        tally = cls(labels)
+        for result in results:
+            tally.add(result)
+        return tally
+
+    def add(self, result: GameResult) -> None:
+        """Count one finished game.
+
+        Raises:
+            ValueError: its pairing is not two of the labels in command-line order.
+        """
+        counts = self._counts.get(result.pairing)
+        if counts is None:
+            raise ValueError(
+                f"pairing {list(result.pairing)} is not a pairing of {list(self.labels)}"
             )
-    return stats
+        a = result.pairing[0]
+        counts[2 - round(2 * result.score_of(a))] += 1  # 0: a won, 1: a draw, 2: a lost
+        if result.error is not None:
+            counts[3 if result.error["agent"] == a else 4] += 1
+        self.games += 1
+        self._first_half_points += round(2 * result.score_of(result.players[0]))
+
+    @property
+    def first_player_points(self) -> float:
+        """Points of player_0 (the player who moved first) over all games counted."""
+        return self._first_half_points / 2
+
+    def pairings(self) -> list[PairingStats]:
+        """One entry per pair of agents, in command-line order."""
+        return [PairingStats(a, b, *counts) for (a, b), counts in self._counts.items()]
+
+    def standings(
+        self, elo: dict[str, float], intervals: dict[str, tuple[float, float]]
+    ) -> list[Standing]:
+        """Every agent with its rating and interval, games, score per game and games lost
+        by error, strongest first."""
+        games = dict.fromkeys(self.labels, 0)
+        points = dict.fromkeys(self.labels, 0.0)
+        errors = dict.fromkeys(self.labels, 0)
+        for p in self.pairings():
+            games[p.a] += p.games
+            games[p.b] += p.games
+            points[p.a] += p.wins + 0.5 * p.draws
+            points[p.b] += p.losses + 0.5 * p.draws
+            errors[p.a] += p.errors_a
+            errors[p.b] += p.errors_b
+        rows = [
+            Standing(
+                label,
+                elo[label],
+                intervals[label],
+                games[label],
+                points[label] / games[label] if games[label] else math.nan,
+                errors[label],
+            )
+            for label in self.labels
+        ]
+        return sorted(rows, key=lambda row: -row.elo if not math.isnan(row.elo) else math.inf)
+
+
+def pairing_stats(labels: Sequence[str], results: Iterable[GameResult]) -> list[PairingStats]:
+    """One entry per pair of agents, in command-line order."""
+    return Tally.of(labels, results).pairings()
 
 
 def anchor_of(labels: Sequence[str]) -> str:
@@ -228,31 +310,12 @@ def elo_intervals(
     return intervals
 
 
-@dataclass(frozen=True)
-class Standing:
-    """One agent's line of the Elo table."""
-
-    label: str
-    elo: float
-    elo_ci95: tuple[float, float]
-    games: int
-    score: float
-    errors: int
-
-
 def standings(
     labels: Sequence[str],
-    results: Sequence[GameResult],
+    results: Iterable[GameResult],
     elo: dict[str, float],
     intervals: dict[str, tuple[float, float]],
 ) -> list[Standing]:
     """Every agent with its rating and interval, games, score per game and games lost by
     error, strongest first."""
-    rows = []
-    for label in labels:
-        mine = [r for r in results if label in r.players]
-        points = sum(r.score_of(label) for r in mine)
-        errors = sum(1 for r in mine if r.error and r.error["agent"] == label)
-        score = points / len(mine) if mine else math.nan
-        rows.append(Standing(label, elo[label], intervals[label], len(mine), score, errors))
-    return sorted(rows, key=lambda row: -row.elo if not math.isnan(row.elo) else math.inf)
+    return Tally.of(labels, results).standings(elo, intervals)

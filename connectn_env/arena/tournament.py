@@ -7,32 +7,38 @@ import json
 import math
 import os
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from connectn_env.arena.ledger import Ledger
 from connectn_env.arena.lifeline import exit_on_termination
+from connectn_env.arena.outputs import (
+    check_output_directory,
+    check_output_file,
+    check_separate_files,
+)
 from connectn_env.arena.plan import agent_labels, plan_games, plan_size
 from connectn_env.arena.pool import play_games
 from connectn_env.arena.progress import Progress
+from connectn_env.arena.recorder import GameRecorder
 from connectn_env.arena.results import ArenaError, GameResult, ResultsFile
+from connectn_env.arena.spool import StoredResults
 from connectn_env.arena.stats import (
     CI_METHOD,
     ELO_CI_METHOD,
     ELO_METHOD,
     PairingStats,
     Standing,
+    Tally,
     anchor_of,
     elo_intervals,
     elo_ratings,
-    pairing_stats,
-    standings,
 )
 from connectn_env.arena.worker import describe_error
+from connectn_env.atomic_write import write_text_atomically
 from connectn_env.games.validation import require_int, require_number
-from connectn_env.records.filenames import stem_part
-from connectn_env.records.files import save_record
 from connectn_env.records.gameconfig import GameConfig
 from connectn_env.safetext import printable
 from connectn_env.specs import AgentSpec, parse_agent_spec
@@ -47,7 +53,6 @@ __all__ = [
 
 MAX_WORKERS = 256
 MAX_MOVE_TIMEOUT = 86_400.0  # a day
-_LABEL_IN_FILE_NAME = 60  # characters of an agent label in a record's file name
 
 
 @dataclass(frozen=True)
@@ -57,25 +62,36 @@ class TournamentResult:
     Attributes:
         game: The game.
         labels: Agent labels in command-line order.
-        results: The planned games' results (resumed ones included), in plan order.
+        results: The planned games' results (resumed ones included), in plan order: from
+            :func:`run_tournament`, a :class:`~connectn_env.arena.spool.StoredResults` that
+            reads them back from a temporary file when used (they are not kept in memory).
         games: Games per pairing.
         seed: Base seed.
         move_timeout: Seconds per move, or None.
         played: Games played by this run (the rest came from the results file).
+        rerecorded: Records of finished games written again on resume (they were missing
+            or damaged).
+        tally: The counts the tables are made of (by default, counted from ``results``).
     """
 
     game: GameConfig
     labels: tuple[str, ...]
-    results: tuple[GameResult, ...]
+    results: Sequence[GameResult]
     games: int
     seed: int
     move_timeout: float | None
     played: int
+    rerecorded: int = 0
+    tally: Tally = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.tally is None:
+            object.__setattr__(self, "tally", Tally.of(self.labels, self.results))
 
     @property
     def pairings(self) -> list[PairingStats]:
         """Wins, draws, losses and score of each pairing (first agent's side)."""
-        return pairing_stats(self.labels, self.results)
+        return self.tally.pairings()
 
     @property
     def elo(self) -> dict[str, float]:
@@ -94,7 +110,7 @@ class TournamentResult:
 
     @property
     def standings(self) -> list[Standing]:
-        return standings(self.labels, self.results, self.elo, self.elo_intervals)
+        return self.tally.standings(self.elo, self.elo_intervals)
 
     def table(self) -> str:
         """The pairing table, the Elo table and the errors, as printed by ``connectn arena``
@@ -102,7 +118,6 @@ class TournamentResult:
         lines = [f"{self.game}: {self.games} games per pairing, seed {self.seed}", ""]
         lines += _pairing_table(self.pairings)
         lines += ["", *_elo_table(self.standings)]
-        first = [r.score_of(r.players[0]) for r in self.results]
         lines += [
             "",
             "score: points per game of the pairing's first agent (win 1, draw 1/2);",
@@ -110,10 +125,11 @@ class TournamentResult:
             f"Elo: {ELO_METHOD}; anchor {self.anchor} = 0.",
             f"Elo 95% CI: {ELO_CI_METHOD}.",
         ]
-        if first:
-            share = sum(first) / len(first)
-            lines.append(f"player_0 (moves first) scored {share:.3f} over {len(first)} games.")
-        lines += _error_lines(self.results)
+        if self.tally.games:
+            share = self.tally.first_player_points / self.tally.games
+            played = self.tally.games
+            lines.append(f"player_0 (moves first) scored {share:.3f} over {played} games.")
+        lines += _error_lines(self._lost_by_error())
         return printable("\n".join(lines), newlines=True)
 
     def to_json(self) -> dict[str, Any]:
@@ -143,11 +159,20 @@ class TournamentResult:
             ],
             "errors": [
                 r.error | {"pairing": list(r.pairing), "index": r.index}
-                for r in self.results
-                if r.error
+                for r in sorted(self._lost_by_error(), key=self._plan_order)
             ],
             "methods": {"ci95": CI_METHOD, "elo": ELO_METHOD, "elo_ci95": ELO_CI_METHOD},
         }
+
+    def _lost_by_error(self) -> list[GameResult]:
+        """The games lost by an error or a timeout (read one at a time from the disk)."""
+        stored = self.results
+        games = stored.unordered() if isinstance(stored, StoredResults) else stored
+        return [result for result in games if result.error]
+
+    def _plan_order(self, result: GameResult) -> tuple[int, int, int]:
+        a, b = result.pairing
+        return self.labels.index(a), self.labels.index(b), result.index
 
 
 def run_tournament(
@@ -169,8 +194,11 @@ def run_tournament(
     make an agent stops the run with its message. Each game then runs in a worker process
     with agents built fresh from their specs and seeded from (``seed``, the pairing, the
     game number), so results do not depend on ``workers`` (time-budgeted agents aside).
-    The plan is streamed, never held in memory. Call it under ``if __name__ ==
-    "__main__":`` in a script (worker processes are spawned).
+    The plan is streamed, never held in memory, and so are the games: each one goes to
+    disk as it ends (``results`` reads them back when used), the tables are counted as the
+    games come (:mod:`connectn_env.arena.ledger`). Every output path is checked before the
+    first game. Call it under ``if __name__ == "__main__":`` in a script (worker processes
+    are spawned).
 
     Args:
         game: A game name (``"connect_four"``...) or a :class:`GameConfig`.
@@ -181,7 +209,9 @@ def run_tournament(
         move_timeout: Seconds per move (at most a day); an agent that takes longer (or
             hangs) loses the game.
         out: JSON-lines file that gets every finished game; a rerun resumes from it.
-        record_dir: Save every game played as a record (JSON, and SGF for Gomoku and Hex).
+        record_dir: Save every game as a record (JSON, and SGF for Gomoku and Hex), each
+            file written atomically before the game's line in ``out``; on resume, the
+            record of a finished game that is missing or damaged is written again.
         progress: Show progress on stderr.
         ray: A Ray address (``"auto"``, ``"ray://host:10001"``, ``"local"``): play the games
             as Ray tasks there instead of in local processes (``workers`` then caps the games
@@ -189,7 +219,11 @@ def run_tournament(
 
     Raises:
         ArenaError: fewer than two agents, a ``human`` agent, a spec that fails to build
-            an agent, or a results file from another tournament.
+            an agent, an output path that cannot be written (a directory for ``out``, a
+            file for ``record_dir``...), a results file from another tournament, or a
+            record file of another tournament where a record goes.
+        OSError: a file cannot be written (a full disk): the games finished so far are
+            in ``out`` with their records.
         TypeError, ValueError: a bad argument.
     """
     config = game if isinstance(game, GameConfig) else GameConfig(game)
@@ -210,23 +244,26 @@ def run_tournament(
             raise ValueError(
                 f"move_timeout must be at most {MAX_MOVE_TIMEOUT:g} seconds, got {move_timeout}"
             )
+    if out is not None:
+        out = check_output_file(out, "--out", "a results file")
+    recorder = None
+    if record_dir is not None:
+        recorder = GameRecorder(check_output_directory(record_dir, "--record"), config, seed)
     labels = agent_labels(specs)
     _build_each(labels, specs)
-    finished: dict[tuple[str, str, int], GameResult] = {}
     store = None
     if out is not None:
         header = {"game": config.name, "params": config.params, "seed": seed}
-        store = ResultsFile(Path(out), {**header, "move_timeout": move_timeout})
+        store = ResultsFile(out, {**header, "move_timeout": move_timeout})
         store.check_plan(labels, games)
-        finished = dict(store.finished)
+    ledger = Ledger(labels, store=store, recorder=recorder)
+    finished = _resume(ledger, labels, games)
 
     def plan() -> Iterator[Any]:
         return plan_games(config, specs, games=games, seed=seed, move_timeout=move_timeout)
 
-    planned_done = sum(1 for key in finished if _in_plan(key, labels, games))
-    bar = Progress(plan_size(len(specs), games) - planned_done, enabled=progress)
+    bar = Progress(plan_size(len(specs), games) - ledger.tally.games, enabled=progress)
     todo = (task for task in plan() if task.key not in finished)
-    played = 0
     if ray is None:
         results = play_games(todo, workers)
     else:
@@ -234,23 +271,30 @@ def run_tournament(
 
         results = play_games_ray(todo, ray, workers)
     for result in results:
-        finished[result.key] = result
-        played += 1
-        if store is not None:
-            store.add(result)
-        if record_dir is not None:
-            stem = _record_stem(config, result)
-            save_record(result.to_record(config, seed), record_dir, stem=stem)
+        ledger.add(result)
         bar.advance()
     return TournamentResult(
         game=config,
         labels=tuple(labels),
-        results=tuple(finished[task.key] for task in plan()),
+        results=ledger.results,
         games=games,
         seed=seed,
         move_timeout=move_timeout,
-        played=played,
+        played=ledger.played,
+        rerecorded=ledger.rerecorded,
+        tally=ledger.tally,
     )
+
+
+def _resume(ledger: Ledger, labels: list[str], games: int) -> Iterable[tuple[str, str, int]]:
+    """Add the planned games of the results file to ``ledger`` (writing again the records
+    that are missing or damaged); the keys of the games not to play again."""
+    if ledger.store is None:
+        return ()
+    for result in ledger.store.stream():
+        if _in_plan(result.key, labels, games):
+            ledger.resume(result)
+    return ledger.store.finished
 
 
 def _build_each(labels: list[str], specs: list[AgentSpec]) -> None:
@@ -269,11 +313,16 @@ def _in_plan(key: tuple[str, str, int], labels: list[str], games: int) -> bool:
 
 
 def run_arena_command(args: argparse.Namespace) -> int:
-    """``connectn arena``: run the tournament, print the tables, write ``--json``.
+    """``connectn arena``: run the tournament, print the tables, write ``--json``
+    (atomically; its path is checked before the first game, as are ``--out`` and
+    ``--record``).
 
     SIGTERM and SIGHUP stop the run like Ctrl-C: the workers are stopped, the games
     finished so far stay in ``--out``.
     """
+    if args.json is not None:
+        check_output_file(args.json, "--json", "a file for the tables")
+        check_separate_files(("--out", args.out), ("--json", args.json))
     with exit_on_termination():
         result = run_tournament(
             args.game_config,
@@ -290,17 +339,16 @@ def run_arena_command(args: argparse.Namespace) -> int:
     skipped = len(result.results) - result.played
     if skipped:
         print(f"resumed: {skipped} finished games read from {args.out}, {result.played} played")
+    if result.rerecorded:
+        print(
+            f"{result.rerecorded} missing or damaged records of finished games written again "
+            f"in {args.record}"
+        )
     print(result.table())
     if args.json is not None:
-        args.json.write_text(json.dumps(result.to_json(), indent=2) + "\n", encoding="utf-8")
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomically(args.json, json.dumps(result.to_json(), indent=2) + "\n")
     return 0
-
-
-def _record_stem(game: GameConfig, result: GameResult) -> str:
-    """``<game>-<agent>-vs-<agent>-<index>``: labels made safe for file names and cut
-    (with a hash, so they stay distinct) when long."""
-    a, b = (stem_part(label, _LABEL_IN_FILE_NAME) for label in result.pairing)
-    return f"{game.name}-{a}-vs-{b}-{result.index:04d}"
 
 
 def _json_interval(interval: tuple[float, float]) -> list[float | None] | None:

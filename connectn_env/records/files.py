@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from connectn_env.atomic_write import write_text_atomically
 from connectn_env.records.checks import check_json_nesting
 from connectn_env.records.filenames import MAX_STEM_LENGTH, check_stem, stem_part
 from connectn_env.records.record import GameRecord, json_text, record_from_json, record_to_json
@@ -18,11 +19,15 @@ from connectn_env.records.textfile import read_record_file
 __all__ = ["load_record", "save_record", "write_record"]
 
 
-def write_record(record: GameRecord, path: str | Path) -> Path:
-    """Write one file; the format follows the suffix: ``.json`` or ``.sgf`` (Gomoku, Hex).
+def write_record(record: GameRecord, path: str | Path, *, durable: bool = True) -> Path:
+    """Write one file atomically (a temporary file, then a rename: a kill or a full disk
+    leaves the old file or none, never a part); the format follows the suffix: ``.json``
+    or ``.sgf`` (Gomoku, Hex). ``durable=False``: no ``fsync`` (see
+    :mod:`connectn_env.atomic_write`).
 
     Raises:
         ValueError: an unknown suffix, or SGF for a game SGF does not cover.
+        OSError: the file cannot be written.
     """
     path = Path(path)
     if path.suffix == ".json":
@@ -31,8 +36,7 @@ def write_record(record: GameRecord, path: str | Path) -> Path:
         text = record_to_sgf(record)
     else:
         raise ValueError(f"unknown record format {path.suffix!r} for {path}; use .json or .sgf")
-    path.write_text(text, encoding="utf-8")
-    return path
+    return write_text_atomically(path, text, durable=durable)
 
 
 def save_record(

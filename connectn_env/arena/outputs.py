@@ -1,0 +1,105 @@
+"""The arena's output paths, checked before the first game is played.
+
+A ``--json`` that names a directory or a ``--record`` that names a file would otherwise be
+found out only when the games are over, with their results lost. Each path must be what
+its option writes (a regular file, or a directory) if it exists, and otherwise its nearest
+existing folder must be a directory this process may write in. Nothing is created here.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from connectn_env.arena.results import ArenaError
+
+__all__ = ["check_output_directory", "check_output_file", "check_separate_files"]
+
+_KINDS = {
+    "-": "a regular file",
+    "d": "a directory",
+    "p": "a FIFO (named pipe)",
+    "c": "a character device",
+    "b": "a block device",
+    "s": "a socket",
+}
+
+
+def check_output_file(path: str | Path, option: str, what: str = "a file") -> Path:
+    """``path`` as a Path if ``option`` can write a file there (``what``: the file it
+    writes, for the message: ``"a results file"``).
+
+    Raises:
+        ArenaError: ``path`` exists and is not a regular file (a directory, FIFO, device),
+            is not writable, or its folder cannot hold a new file; the message names the
+            option, the path and what is wrong.
+    """
+    path = Path(path)
+    mode = _mode(path, option)
+    if mode is None:
+        _check_folder(path.parent, path, option)
+    elif not stat.S_ISREG(mode):
+        raise ArenaError(f"{path} is {_kind(mode)}, not a regular file; {option} needs {what}")
+    elif not os.access(path, os.W_OK):
+        raise ArenaError(f"{option} {path} is not writable")
+    return path
+
+
+def check_output_directory(path: str | Path, option: str) -> Path:
+    """``path`` as a Path if ``option`` can write files into a directory there (existing,
+    or created with its parents at the first write).
+
+    Raises:
+        ArenaError: ``path`` exists and is not a directory, or cannot be written in or
+            created; the message names the option, the path and what is wrong.
+    """
+    path = Path(path)
+    mode = _mode(path, option)
+    if mode is None:
+        _check_folder(path.parent, path, option)
+    elif not stat.S_ISDIR(mode):
+        raise ArenaError(f"{path} is {_kind(mode)}, not a directory; {option} needs a directory")
+    elif not os.access(path, os.W_OK | os.X_OK):
+        raise ArenaError(f"{option} {path} is a directory this process cannot write in")
+    return path
+
+
+def check_separate_files(first: tuple[str, Path | None], second: tuple[str, Path | None]) -> None:
+    """Two file options (``("--out", path)``, ``("--json", path)``) must not name one file.
+
+    Raises:
+        ArenaError: they do (after resolving links and ``..``).
+    """
+    (option_a, a), (option_b, b) = first, second
+    if a is not None and b is not None and Path(a).resolve() == Path(b).resolve():
+        raise ArenaError(f"{option_a} and {option_b} both name {a}; give each its own file")
+
+
+def _check_folder(folder: Path, path: Path, option: str) -> None:
+    """The nearest existing folder of the missing ``path`` must be a writable directory."""
+    while True:
+        mode = _mode(folder, option)
+        if mode is not None:
+            break
+        if folder.parent == folder:
+            raise ArenaError(f"{option} {path}: no folder of it exists")
+        folder = folder.parent
+    if not stat.S_ISDIR(mode):
+        raise ArenaError(f"{option} {path}: {folder} is {_kind(mode)}, not a directory")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ArenaError(f"{option} {path}: cannot create it in {folder} (not writable)")
+
+
+def _mode(path: Path, option: str) -> int | None:
+    """``st_mode`` of ``path`` (links followed), None if nothing is there."""
+    try:
+        return os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):  # nothing there, or a file on the way
+        return None
+    except OSError as error:  # a name too long, a loop of links, no permission...
+        raise ArenaError(f"{option} {path}: {error.strerror or error}") from None
+
+
+def _kind(mode: int) -> str:
+    return _KINDS.get(stat.filemode(mode)[0], "not a regular file")
