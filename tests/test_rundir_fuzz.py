@@ -137,6 +137,9 @@ WRONG_TYPES: dict[str, dict[str, Callable[[Path], object]]] = {
         "an evaluated network outside checkpoints/": lambda p: _edit_state(
             p, "evaluated", [{"label": "x", "seconds": 1, "step": 1, "games": 1, "path": "../x"}]
         ),
+        "a pairing of an unknown network": lambda p: _edit_state(
+            p, "pairings", [{"a": "x", "b": "y", "wins": 1, "draws": 0, "losses": 0}]
+        ),
         "an empty sampler state": lambda p: _edit_checkpoint(
             p, lambda d: d["progress"].update(sampler="{}")
         ),

@@ -24,6 +24,7 @@ import torch
 
 from agents.alphazero.checkpoint import Checkpoint, CheckpointError, load_checkpoint
 from agents.alphazero.config import TrainConfig
+from agents.alphazero.evaluation import mcts_budget
 from agents.alphazero.metrics import read_metrics
 from agents.alphazero.network import NetworkSpec, PolicyValueNet
 from agents.alphazero.replay import ReplayBuffer
@@ -145,6 +146,15 @@ def _check_state(state: Any) -> None:
                 raise TypeError(f"{key} must hold objects, got {entry!r:.80}")
             for name, kind in fields.items():
                 _require(entry, name, kind, where=f"an entry of {key}")
+    labels = {entry["label"] for entry in state["evaluated"]}
+    for pairing in state["pairings"]:  # the Elo fit needs every side among the rated
+        if pairing["a"] not in labels or not (
+            pairing["b"] in labels or mcts_budget(pairing["b"]) is not None
+        ):
+            raise ValueError(
+                f"pairing {pairing['a']!r:.40} vs {pairing['b']!r:.40} is not between "
+                "evaluated networks or against MCTS"
+            )
 
 
 def _is(value: Any, kind: type) -> bool:
