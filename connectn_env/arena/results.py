@@ -204,8 +204,11 @@ def cut_partial_line(path: str | Path) -> int:
 
     Returns:
         The number of bytes removed (0 if the file ends with a newline or is empty).
+
+    Raises:
+        ValueError: ``path`` is not a regular file (a FIFO, a directory...).
     """
-    with open(path, "rb") as stream:
+    with open_regular_file(path, max_bytes=None) as stream:  # read backwards, by chunks
         size = stream.seek(0, os.SEEK_END)
         end = size
         while end > 0:
@@ -316,7 +319,7 @@ class ResultsFile:
 
     def stream(self) -> Iterator[GameResult]:
         """The games of the file, read back one at a time (checked when it was opened)."""
-        with self.path.open("rb") as stream:
+        with open_regular_file(self.path, max_bytes=None) as stream:
             for number, line in _lines(stream, self.path):
                 if number > 1 and line is not None and line.strip():
                     yield GameResult.from_json(json.loads(line))
