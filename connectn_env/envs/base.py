@@ -105,8 +105,9 @@ class BoardGameEnv(AECEnv):
         """Start a new game from the empty board; ``seed`` also seeds the action spaces.
 
         Raises:
-            TypeError, ValueError: ``seed`` is not None or an int >= 0 (numpy integers are
-                fine), or ``options`` is not None or a dict; the env is unchanged.
+            TypeError, ValueError: ``seed`` is not None or an int from 0 to 2**128 - 1 (used
+                whole; numpy integers are fine), or ``options`` is not None or a dict; the
+                env is unchanged.
         """
         seed = require_reset_seed(seed)
         require_reset_options(options)

@@ -115,7 +115,8 @@ class BoardGameGymEnv(gymnasium.Env):
 
         Args:
             seed: Seeds the env's generator, which draws the side and the opponent's seed:
-                None or an int >= 0 (numpy integers are fine).
+                None or an int from 0 to 2**128 - 1, used whole (numpy integers are fine;
+                see :mod:`connectn_env.envs.reset_args`).
             options: Not used; must be None or an empty dict.
 
         Raises:

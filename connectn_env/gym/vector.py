@@ -138,9 +138,10 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         """Reset every board, or those in ``options["reset_mask"]`` (bool array (num_envs,)).
 
         Args:
-            seed: None, an int ``s >= 0`` (board ``i`` gets ``s + i``) or a list of
-                num_envs ints >= 0 or Nones; a board without a seed continues its
-                generator. numpy integers are fine, bools are not.
+            seed: None, an int ``s`` (board ``i`` gets ``s + i``) or a list of num_envs
+                ints or Nones; a board without a seed continues its generator. Board seeds
+                are ints from 0 to 2**128 - 1, used whole (``2**64`` is not ``0``: see
+                :mod:`connectn_env.envs.reset_args`); numpy integers are fine, bools are not.
             options: None or ``{"reset_mask": mask}``.
 
         Raises:
@@ -414,6 +415,8 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         first = require_reset_seed(seed)
         if first is None:
             return [None] * self.num_envs
+        last = self.num_envs - 1
+        require_reset_seed(first + last, f"seed + {last} (the seed of board {last})")
         return [first + i for i in range(self.num_envs)]
 
     @contextmanager
