@@ -28,6 +28,7 @@ __all__ = [
     "require_regular_file",
 ]
 
+_GROWTH_CHUNK = 2**20  # bytes read at a time past the size the file had when opened
 _KINDS = {
     stat.S_IFDIR: "a directory",
     stat.S_IFCHR: "a character device",
@@ -99,10 +100,20 @@ def read_regular_bytes(path: str | Path, *, max_bytes: int, what: str = "this fi
         OSError: the file cannot be opened or read.
     """
     with open_regular_file(path, max_bytes=max_bytes, what=what) as stream:
-        data = stream.read(max_bytes + 1)
-    if len(data) > max_bytes:
-        raise ValueError(_too_large(path, len(data), max_bytes, what))
-    return data
+        # the size it has now, and one byte more to notice a file that grew: no buffer of
+        # max_bytes is allocated for a small file
+        wanted = os.fstat(stream.fileno()).st_size + 1
+        chunks, size = [], 0
+        while size <= max_bytes:
+            chunk = stream.read(min(wanted, max_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            wanted = _GROWTH_CHUNK
+    if size > max_bytes:
+        raise ValueError(_too_large(path, size, max_bytes, what))
+    return b"".join(chunks)
 
 
 def read_regular_text(path: str | Path, *, max_bytes: int, what: str = "this file") -> str:

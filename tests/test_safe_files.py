@@ -73,6 +73,15 @@ def test_a_device_is_refused() -> None:
         read_regular_bytes("/dev/zero", max_bytes=10)
 
 
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="no /proc")
+def test_a_file_larger_than_its_stat_size_is_read_whole_and_capped() -> None:
+    """/proc files say 0 bytes and hold more: what is read counts, not what fstat said (as
+    for a file that grows while it is read)."""
+    assert b"Name:" in read_regular_bytes("/proc/self/status", max_bytes=2**20)
+    with pytest.raises(ValueError, match=r"has more than 10 bytes \(11\)"):
+        read_regular_bytes("/proc/self/status", max_bytes=10)
+
+
 def test_a_missing_file_is_an_os_error_described_with_its_path(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError) as error:
         read_regular_bytes(tmp_path / "none", max_bytes=10)
