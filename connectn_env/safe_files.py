@@ -75,7 +75,7 @@ def open_regular_file(
     flags |= getattr(os, "O_BINARY", 0)
     try:
         descriptor = os.open(path, flags)
-    except IsADirectoryError:  # Windows cannot open a directory: say what it is
+    except IsADirectoryError:  # a system that will not open a directory: say what it is
         raise ValueError(f"{path} is a directory, not a regular file") from None
     try:
         info = os.fstat(descriptor)
