@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Callable, Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,8 @@ import pytest
 from gomoku_helpers import windows
 
 from agents import MCTSAgent, PUCTAgent
+from agents import search as search_module
+from agents.search import run_budget
 from connectn_env import connect_n_v0, gomoku_v0, hex_v0, othello_v0
 
 TIME_LIMIT = 0.05
@@ -114,3 +117,73 @@ def test_a_time_limit_holds_on_crowded_positions(
         elapsed.append(result.elapsed)
     assert max(spent) <= MOST_CPU_SECONDS, [round(s, 4) for s in spent]
     assert max(elapsed) >= 0.9 * TIME_LIMIT, f"no search ran until the clock stopped it: {elapsed}"
+
+
+# --- run_budget on a simulated clock ---------------------------------------------------------
+
+
+class SimulatedSearch:
+    """A clock and a ``step`` whose simulations cost ``cost(done)`` simulated seconds each."""
+
+    def __init__(self, cost: Callable[[int], float]) -> None:
+        self.now = 0.0
+        self.cost = cost
+        self.asks: list[int] = []
+        self.done = 0
+
+    def step(self, n: int) -> int:
+        self.asks.append(n)
+        for _ in range(n):
+            self.now += self.cost(self.done)
+            self.done += 1
+        return n
+
+
+@pytest.fixture
+def simulated(monkeypatch: pytest.MonkeyPatch) -> Callable[..., SimulatedSearch]:
+    def make(cost: Callable[[int], float]) -> SimulatedSearch:
+        search = SimulatedSearch(cost)
+        monkeypatch.setattr(search_module, "time", SimpleNamespace(perf_counter=lambda: search.now))
+        return search
+
+    return make
+
+
+@pytest.mark.parametrize(
+    "cost",
+    [lambda done: 1e-3, lambda done: 1e-5, lambda done: 1e-3 if done < 30 else 1.9e-3],
+    ids=["1 ms", "10 us", "1 ms then 1.9 ms"],
+)
+def test_chunks_start_at_one_simulation_and_end_within_the_budget(simulated, cost) -> None:
+    search = simulated(cost)
+    done, seconds = run_budget(search.step, None, 0.05, start=0.0)
+    assert search.asks[0] == 1
+    assert all(b <= 4 * a for a, b in zip(search.asks, search.asks[1:], strict=False))
+    assert seconds == search.now <= 0.05
+    assert seconds >= 0.05 - 2 * cost(done)  # and the budget is used
+
+
+def test_the_clock_is_read_before_the_first_chunk(simulated) -> None:
+    search = simulated(lambda done: 1e-3)
+    search.now = 0.06  # the budget was spent before the simulations (the exact solver, say)
+    assert run_budget(search.step, None, 0.05, start=0.0) == (0, 0.06)
+    assert search.asks == []
+
+
+def test_prepare_may_cut_a_chunk_and_its_time_counts(simulated) -> None:
+    search = simulated(lambda done: 1e-4)
+    deadlines = []
+
+    def prepare(n: int, deadline: float) -> int:
+        """Map memory in slices (0.2 ms for 10 simulations each) until ``deadline``."""
+        deadlines.append(deadline)
+        covered = 0
+        while covered < n and search.now < deadline:
+            search.now += 2e-4
+            covered += 10
+        return min(n, covered)
+
+    done, seconds = run_budget(search.step, None, 0.05, start=0.0, prepare=prepare)
+    assert all(deadline <= 0.05 for deadline in deadlines)
+    assert seconds <= 0.05 + 2e-4  # at most one slice late
+    assert done >= 100
