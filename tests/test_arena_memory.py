@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from connectn_env.arena import GameResult, ResultsFile
+from connectn_env.arena import GameResult, ResultsFile, TournamentResult
 from connectn_env.arena.ledger import Ledger
 from connectn_env.arena.plan import planned_players
 from connectn_env.records import GameConfig
@@ -86,3 +86,21 @@ def test_the_parent_keeps_under_50_bytes_per_game(tmp_path: Path) -> None:
     assert first.wins == sum(r.score_of(first.a) == 1.0 for r in mine)
     assert first.errors_a + first.errors_b == sum(r.error is not None for r in mine)
     assert len(store.path.read_text().splitlines()) == 1 + GAMES + 300
+
+
+def test_the_tables_from_the_counts_are_the_tables_from_the_games() -> None:
+    """The parent's tables (counted as games come, errors read back from the disk) are the
+    ones computed from every game held in memory, errors and their order included."""
+    ledger = Ledger(LABELS)
+    games = list(synthetic_results(600))
+    for result in reversed(games):  # games end in any order
+        ledger.add(result)
+    in_plan_order = tuple(
+        sorted(games, key=lambda r: (LABELS.index(r.pairing[0]), r.pairing[1], r.index))
+    )
+    setting = (GameConfig("gomoku"), LABELS)
+    counted = TournamentResult(*setting, ledger.results, 200, 0, 1.0, 600, tally=ledger.tally)
+    held = TournamentResult(*setting, in_plan_order, 200, 0, 1.0, 600)
+    assert counted.table() == held.table() and "games lost by error or timeout" in held.table()
+    assert counted.to_json() == held.to_json() and len(held.to_json()["errors"]) == 12
+    assert counted.results == held.results and counted.results[3] == held.results[3]

@@ -159,16 +159,17 @@ class TournamentResult:
             ],
             "errors": [
                 r.error | {"pairing": list(r.pairing), "index": r.index}
-                for r in sorted(self._lost_by_error(), key=self._plan_order)
+                for r in self._lost_by_error()
             ],
             "methods": {"ci95": CI_METHOD, "elo": ELO_METHOD, "elo_ci95": ELO_CI_METHOD},
         }
 
     def _lost_by_error(self) -> list[GameResult]:
-        """The games lost by an error or a timeout (read one at a time from the disk)."""
+        """The games lost by an error or a timeout, in plan order (read one game at a time
+        from the disk: only these are held)."""
         stored = self.results
         games = stored.unordered() if isinstance(stored, StoredResults) else stored
-        return [result for result in games if result.error]
+        return sorted((result for result in games if result.error), key=self._plan_order)
 
     def _plan_order(self, result: GameResult) -> tuple[int, int, int]:
         a, b = result.pairing
