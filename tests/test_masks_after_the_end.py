@@ -9,6 +9,8 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from connectn_env import ENV_MODULES
 from connectn_env.games import REGISTRY
+from connectn_env.gym import BoardGameVectorEnv
+from connectn_env.gym.single_agent import BoardGameGymEnv
 
 
 def classic_env(name: str):
@@ -86,3 +88,37 @@ def test_a_normal_end_leaves_every_mask_empty(name: str) -> None:
     assert_every_mask_is_empty(env)
     assert sorted(drain(env)) == ["player_0", "player_1"]
     assert_every_mask_is_empty(env)
+
+
+def registered_game(name: str):
+    entry = REGISTRY[name]
+    return entry.game_class(**entry.fixed)
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_the_gymnasium_envs_masks_are_empty_after_an_illegal_move(name: str) -> None:
+    rng = np.random.default_rng(0)
+    env = BoardGameGymEnv(registered_game(name), opponent="random")
+    _, info = env.reset(seed=0)
+    while info["action_mask"].all():  # random play (new episodes too) until a move is illegal
+        _, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if terminated:
+            _, info = env.reset()
+    _, reward, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+    assert not info["action_mask"].any()
+    assert not env.action_masks().any()
+
+    vector = BoardGameVectorEnv(registered_game(name), num_envs=2)
+    _, info = vector.reset(seed=0)
+    mask = info["action_mask"][0]
+    while mask.all() or not mask.any():  # a finished board (no legal move) starts over next step
+        actions = [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in info["action_mask"]]
+        _, _, _, _, info = vector.step(np.array(actions))
+        mask = info["action_mask"][0]
+    other = info["action_mask"][1]
+    actions = np.array([np.flatnonzero(mask == 0)[0], np.argmax(other)])
+    _, reward, terminated, _, info = vector.step(actions)
+    assert (reward[0], terminated[0], info["illegal_action"][0]) == (-1.0, True, True)
+    assert not info["action_mask"][0].any()
+    assert not vector.action_masks()[0].any()
