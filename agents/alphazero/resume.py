@@ -62,13 +62,12 @@ def restore_run(
     sampler: np.random.Generator,
 ) -> Resumed:
     """Load the run in ``run`` into ``model``, ``optimizer``, ``buffer`` and ``sampler``,
-    checking every file first; writes nothing.
+    checking every file first; writes nothing. An error's message starts with the file's path.
 
     Raises:
         CheckpointError: ``latest.pt``, ``best.pt`` or an evaluated network is unreadable,
             of another game or network, or not what the run wrote there.
         RunDirectoryError: ``buffer.npz`` or ``metrics.jsonl`` is unreadable or damaged.
-        The message starts with the file's path.
     """
     latest = load_checkpoint(run.latest, config.game)
     _check_network(latest, model.spec, run)

@@ -1,5 +1,5 @@
-"""The move list beside the board: the game's moves in its notation, two to a row
-(``" 3.  d4   e5"``), the current move marked, scrolled with the mouse wheel."""
+"""The move list beside the board: the game's moves in its notation, two to a row after
+the move number, the current move marked, scrolled with the mouse wheel."""
 
 from __future__ import annotations
 
