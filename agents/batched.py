@@ -24,12 +24,12 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from agents import tree as search_tree
 from agents.loop import SearchConfig, new_workspace, resolve_leaf, run_simulations
 from agents.search import check_seed
 from connectn_env.games import BoardGame, GameState, Outcome
+from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.rng import new_rng, xorshift_next
 from connectn_env.games.validation import require_bool, require_int, require_number
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import overload
 
 from agents.tree import (
@@ -50,6 +50,7 @@ from agents.tree import (
     tree_reset,
 )
 from connectn_env.games.contract import Outcome, compiled_kernel
+from connectn_env.games.lib.jit import njit
 
 _ONGOING = int(Outcome.ONGOING)
 _PLAYER_0_WINS = int(Outcome.PLAYER_0_WINS)

@@ -22,10 +22,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit, objmode
+from numba import objmode
 
 from connectn_env.games.contract import Outcome, Status
 from connectn_env.games.heuristics import PLAYER_KEY, cell_key, mix64
+from connectn_env.games.lib.jit import njit
 
 WIN = 1.0e6
 PROVEN = WIN - 1.0e5  # |score| above this is a proven win or loss

@@ -23,10 +23,10 @@ from collections import namedtuple
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from agents.tree import I_ACTION, I_AMAF_N, I_COUNT, I_FIRST, I_PLAYER, I_VISITS, amaf_mean
 from connectn_env.games.contract import Outcome, Status, compiled_kernel, random_below
+from connectn_env.games.lib.jit import njit
 from connectn_env.games.tactics import DECISIVE, LOCAL, UNDECIDED
 
 POOL_PROBABILITY = 0.5

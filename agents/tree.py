@@ -28,9 +28,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from connectn_env.games.contract import random_below
+from connectn_env.games.lib.jit import njit
 
 # ints rows
 I_PARENT = 0

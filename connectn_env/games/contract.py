@@ -51,10 +51,11 @@ from collections import namedtuple
 from enum import IntEnum
 from typing import Any
 
-from numba import njit, typeof
+from numba import typeof
 from numba.core.typing.typeof import _typeof_tuple
 from numba.extending import typeof_impl
 
+from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.rng import random_below, xorshift_next
 
 __all__ = [
@@ -129,7 +130,7 @@ def _typeof_game_kernels(value: GameKernels, context: Any) -> Any:
 
 
 def compiled_kernel(function: Any) -> Any:
-    """``@njit(cache=True)`` with a stable identity.
+    """``@njit(cache=True)`` (:mod:`connectn_env.games.lib.jit`'s) with a stable identity.
 
     numba keys the on-disk cache of a function that receives other compiled functions as
     arguments by those functions' identities, which are random per process unless set. A

@@ -30,10 +30,11 @@ from typing import Any
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
 
 from connectn_env.games.lib.header import H_PLAYER, HEADER
+from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import EMPTY
 
 __all__ = [

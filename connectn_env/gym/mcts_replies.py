@@ -7,9 +7,8 @@ own xorshift generator; one tree buffer and one workspace serve every board in t
 
 from __future__ import annotations
 
-from numba import njit
-
 from agents.loop import search_action
+from connectn_env.games.lib.jit import njit
 
 # The opponent_kwargs this path understands; with any other the vector env calls the
 # Python agent instead (time limits, RAVE...).

@@ -10,9 +10,8 @@ lazily (``cache=True``).
 
 from __future__ import annotations
 
-from numba import njit
-
 from connectn_env.games.contract import Outcome, Status, random_below
+from connectn_env.games.lib.jit import njit
 
 _OK = int(Status.OK)
 _ONGOING = int(Outcome.ONGOING)

@@ -14,7 +14,6 @@ then the history.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from connectn_env.games.contract import (
     GameKernels,
@@ -25,6 +24,7 @@ from connectn_env.games.contract import (
 )
 from connectn_env.games.lib import header
 from connectn_env.games.lib.header import H_MOVES, H_OUTCOME, H_PLAYER, HEADER, record_move
+from connectn_env.games.lib.jit import njit
 
 MAX_BITS = 64
 

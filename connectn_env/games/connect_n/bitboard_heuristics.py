@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from connectn_env.games.connect_n.bitboard import P_COLS, P_N, P_ROWS, S_BITS
 from connectn_env.games.contract import compiled_kernel
 from connectn_env.games.heuristics import Heuristics, popcount
 from connectn_env.games.lib.header import H_PLAYER
+from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.line_heuristics import open_line_value, window_weight
 
 _ONE = np.uint64(1)

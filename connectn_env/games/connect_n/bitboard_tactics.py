@@ -9,7 +9,6 @@ stones on the two words and keeps the list of open columns; the history is not w
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from connectn_env.games.connect_n.bitboard import (
     P_COLS,
@@ -23,6 +22,7 @@ from connectn_env.games.connect_n.bitboard import (
 )
 from connectn_env.games.contract import Outcome, compiled_kernel, random_below
 from connectn_env.games.lib.header import H_OUTCOME, H_PLAYER
+from connectn_env.games.lib.jit import njit
 from connectn_env.games.tactics import DECISIVE, Tactics
 
 _ONE = np.uint64(1)

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
 
 from connectn_env.games.connect_n.bitboard_tactics import board_masks, winning_cells
+from connectn_env.games.lib.jit import njit
 
 TABLE_SIZE = 1 << 23  # entries of the transposition table (full keys: any size is exact)
 _ONE = np.uint64(1)

@@ -9,12 +9,12 @@ opponent's, the value is ``(e - d) / (e + d)``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from connectn_env.games.contract import compiled_kernel
 from connectn_env.games.heuristics import Heuristics, padded_board_key
 from connectn_env.games.hex.kernels import P_COLS, P_ROWS, neighbour_steps, padded_size_of
 from connectn_env.games.lib.header import H_PLAYER, HEADER
+from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import EMPTY
 
 

@@ -12,7 +12,6 @@ does.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from connectn_env.games.contract import Outcome, compiled_kernel, random_below
 from connectn_env.games.hex.kernels import (
@@ -31,6 +30,7 @@ from connectn_env.games.hex.kernels import (
     padded_size_of,
 )
 from connectn_env.games.lib.header import H_MOVES, H_OUTCOME, H_PLAYER, HEADER
+from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import EMPTY
 from connectn_env.games.tactics import DECISIVE, UNDECIDED, Tactics
 

@@ -9,9 +9,9 @@ the last action (``NO_ACTION`` before the first). A game that uses this header t
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from connectn_env.games.contract import NO_ACTION, compiled_kernel
+from connectn_env.games.lib.jit import njit
 
 H_PLAYER = 0
 H_MOVES = 1

@@ -11,11 +11,11 @@ made): a window holding ``k`` stones of one player and none of the other is wort
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from connectn_env.games.contract import compiled_kernel
 from connectn_env.games.heuristics import Heuristics, padded_board_key
 from connectn_env.games.lib.header import H_PLAYER, HEADER
+from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import EMPTY
 from connectn_env.games.lib.placement import P_COLS, P_N, P_ROWS
 

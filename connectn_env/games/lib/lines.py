@@ -10,7 +10,8 @@ lands on a cell or a sentinel: scans need no bounds tests.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from connectn_env.games.lib.jit import njit
 
 EMPTY = 0  # a stone of player p is p + 1
 SENTINEL = 3

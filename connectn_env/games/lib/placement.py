@@ -11,7 +11,6 @@ State (int32): the header of :mod:`~connectn_env.games.lib.header`, the padded b
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from connectn_env.games.contract import (
     GameKernels,
@@ -22,6 +21,7 @@ from connectn_env.games.contract import (
 )
 from connectn_env.games.lib import header
 from connectn_env.games.lib.header import H_MOVES, H_OUTCOME, H_PLAYER, HEADER, record_move
+from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import (
     EMPTY,
     empty_padded_board,

@@ -21,10 +21,10 @@ four-making moves; else the cells near the stones (``LOCAL``) or every empty cel
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from connectn_env.games.contract import Outcome, compiled_kernel, random_below
 from connectn_env.games.lib.header import H_OUTCOME, H_PLAYER, HEADER
+from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import EMPTY, line_through
 from connectn_env.games.lib.placement import (
     P_COLS,

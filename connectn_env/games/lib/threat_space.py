@@ -34,9 +34,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
 
 from connectn_env.games.lib.header import H_PLAYER, HEADER
+from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import EMPTY, line_steps, line_through, padded_index
 from connectn_env.games.state import GameState
 

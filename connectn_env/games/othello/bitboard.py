@@ -15,7 +15,7 @@ then the history.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
@@ -28,6 +28,7 @@ from connectn_env.games.contract import (
 )
 from connectn_env.games.lib import header
 from connectn_env.games.lib.header import H_OUTCOME, H_PLAYER, HEADER, record_move
+from connectn_env.games.lib.jit import njit
 from connectn_env.games.othello.padded import centre_discs, max_moves
 
 GRID = 8  # the words hold an 8 x 8 grid of cells, bit 8 * r + c

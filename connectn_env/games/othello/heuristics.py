@@ -8,11 +8,11 @@ move; it reads the board through the layout's ``observe`` kernel, so both layout
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from connectn_env.games.contract import compiled_kernel
 from connectn_env.games.heuristics import PLAYER_KEY, Heuristics, cell_key
 from connectn_env.games.lib.header import H_PLAYER
+from connectn_env.games.lib.jit import njit
 from connectn_env.games.othello import bitboard, padded
 
 CORNER = 8.0

@@ -13,7 +13,6 @@ disc count of each player, then the history.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from connectn_env.games.contract import (
     GameKernels,
@@ -24,6 +23,7 @@ from connectn_env.games.contract import (
 )
 from connectn_env.games.lib import header
 from connectn_env.games.lib.header import H_OUTCOME, H_PLAYER, HEADER, record_move
+from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import (
     EMPTY,
     empty_padded_board,

@@ -1,0 +1,65 @@
+"""``njit`` for the suite's compiled code: numba's, with one compile per function where numba
+would make several.
+
+Called from compiled code, a numba function is compiled for the exact types of the call's
+arguments, and numba types a constant argument as a literal: ``_search(ctx, side, depth,
+False, ...)``, ``_search(ctx, side, depth, True, ...)`` and ``_search(ctx, side, depth,
+defending, ...)`` were three compiles of the threat-space search (with everything it calls),
+``apply(params, state, action)`` with an int32 and an int64 action two. The dispatchers made
+here type such calls plainly: literals as their plain type, signed integers narrower than 64
+bits as int64 (what every kernel computes in), so each function compiles once per array layout
+(Gomoku's first search with its recommended options compiled 130 functions in 50 CPU seconds,
+and this cut a third of it; LLVM still inlines and folds constants after linking, so the
+search runs as fast). Calls from Python are typed plainly anyway.
+
+Use it as numba's: ``@njit(cache=True)``, ``@njit(cache=True, inline="always")`` (inlined
+functions are typed in their caller, as with numba's).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+from numba.core import types
+from numba.core.registry import CPUDispatcher
+
+__all__ = ["njit"]
+
+
+def _plain(argument_type: types.Type) -> types.Type:
+    """The type a call's argument is compiled for: literals unliteral, narrow signed integers
+    widened to int64 (unsigned integers and everything else kept)."""
+    argument_type = types.unliteral(argument_type)
+    if (
+        isinstance(argument_type, types.Integer)
+        and argument_type.signed
+        and argument_type.bitwidth < 64
+    ):
+        return types.int64
+    return argument_type
+
+
+class PlainArgsDispatcher(CPUDispatcher):
+    """numba's CPU dispatcher, compiling calls from compiled code for :func:`_plain` types."""
+
+    def get_call_template(self, args: Any, kws: Any) -> Any:
+        plain_args = tuple(_plain(arg) for arg in args)
+        plain_kws = {name: _plain(arg) for name, arg in kws.items()}
+        return super().get_call_template(plain_args, plain_kws)
+
+
+def njit(*args: Any, **options: Any) -> Any:
+    """``numba.njit`` (same arguments) making a :class:`PlainArgsDispatcher`."""
+
+    def decorate(function: Any) -> Any:
+        dispatcher = numba.njit(**options)(function)
+        if isinstance(dispatcher, CPUDispatcher):
+            dispatcher.__class__ = PlainArgsDispatcher
+        return dispatcher
+
+    if args and callable(args[0]) and not options:
+        return decorate(args[0])
+    if args:
+        raise TypeError("njit takes the function or keyword options only (no signatures)")
+    return decorate

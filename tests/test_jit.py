@@ -1,0 +1,50 @@
+"""The suite's ``njit``: one compile per function where numba's makes one per literal value or
+integer width of the arguments of a call from compiled code."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+from numba import types
+
+from connectn_env.games.lib.jit import PlainArgsDispatcher, njit
+
+
+def callee_and_caller(jit):
+    @jit
+    def step(x, flag):
+        return x + 1 if flag else x
+
+    @jit
+    def caller(narrow, wide, flag):
+        return step(narrow, True) + step(wide, False) + step(3, flag) + step(wide, flag)
+
+    return step, caller
+
+
+def test_calls_from_compiled_code_compile_once():
+    step, caller = callee_and_caller(njit)
+    assert isinstance(step, PlainArgsDispatcher)
+    assert caller(np.int32(1), 2, True) == 2 + 2 + 4 + 3
+    assert step.signatures == [(types.int64, types.boolean)]
+
+
+def test_numbas_own_njit_compiles_a_variant_per_literal_and_width():
+    step, caller = callee_and_caller(numba.njit)
+    caller(np.int32(1), 2, True)
+    assert len(step.signatures) > 1  # what the suite's njit saves
+
+
+def test_options_pass_through_and_signatures_are_refused():
+    @njit(cache=False, inline="always")
+    def twice(x):
+        return 2 * x
+
+    @njit
+    def outer(x):
+        return twice(x) + 1
+
+    assert outer(3) == 7
+    with pytest.raises(TypeError, match="no signatures"):
+        njit("int64(int64)")
