@@ -9,6 +9,7 @@ Subcommands::
                    [--record DIR] [--no-progress] [--ray ADDRESS]
     connectn replay FILE [--ui window|terminal|auto]
     connectn bench [--full]
+    connectn warmup [GAME ...]
     connectn demo GAME [game options] [--seed N]
     connectn train GAME [game options] --out RUN_DIR [--minutes N] [--games N] [--resume]
                    [--device cpu|cuda] [--workers K] [--ray ADDRESS] [training options]
@@ -52,6 +53,7 @@ import numpy as np
 from connectn_env.arena.tournament import MAX_MOVE_TIMEOUT, MAX_WORKERS
 from connectn_env.envs.base import BoardGameEnv
 from connectn_env.gameoptions import add_game_parsers, game_config_from_args
+from connectn_env.games.compile_notice import compile_notices
 from connectn_env.safetext import printable
 from connectn_env.specs import AgentSpec, parse_agent_spec
 from connectn_env.train_command import add_train_options
@@ -338,6 +340,12 @@ def run_protocol(args: argparse.Namespace) -> int:
     return run_pbrain(agent, version=__version__, agent_name=str(args.opponent))
 
 
+def _tell_stderr(message: str) -> None:
+    """A compile record on its own line of stderr (over a progress line being redrawn)."""
+    clear = "\r\x1b[K" if sys.stderr.isatty() else ""
+    print(f"{clear}connectn: {printable(message)}", file=sys.stderr, flush=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``connectn`` command."""
     parser = build_parser()
@@ -372,7 +380,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         if args.command == "bench":
             from connectn_env.bench import run_bench
 
-            return run_bench(full=args.full)
+            with compile_notices(_tell_stderr):
+                return run_bench(full=args.full)
         if args.command == "warmup":
             from connectn_env.warmup import run_warmup
 
@@ -387,9 +396,10 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         if args.command == "train":
             from connectn_env.train_command import run_train_command
 
-            return run_train_command(
-                args, lambda message: parser.exit(2, f"connectn train: error: {message}\n")
-            )
+            with compile_notices(_tell_stderr):
+                return run_train_command(
+                    args, lambda message: parser.exit(2, f"connectn train: error: {message}\n")
+                )
         try:
             for spec in _agent_specs(args):
                 spec.check_game(args.game_config)

@@ -22,17 +22,18 @@ import numpy as np
 from connectn_env.games import REGISTRY, BoardGame
 from connectn_env.games.compile_notice import compile_notices, compiling
 
-__all__ = ["WARM_SIMULATIONS", "run_warmup", "warm_up_agent", "warm_up_game"]
+__all__ = ["WARM_SIMULATIONS", "run_warmup", "warm_up_agent", "warm_up_game", "warm_up_specs"]
 
 WARM_SIMULATIONS = 64  # of each warm-up search: enough to reach every kernel the search uses
 _POSITION_TRIES = 20  # random games tried to reach a position the exact solver takes on
 
 
 def warm_up_agent(agent: Any, game: BoardGame) -> None:
-    """Compile (or load from the cache) what ``agent``'s searches on ``game`` need: one short
-    search (its first chunk of simulations) from the start and, if the game's exact solver
-    does not take on the start, one from a position it does. Agents that are not search
-    agents (``MCTSAgent``, ``PUCTAgent``...) are left alone: they are not asked anything.
+    """Compile (or load from the cache) what ``agent``'s searches on ``game`` need: two short
+    searches (their first chunk of simulations) from the start, the second reusing the
+    first one's tree, and, if the game's exact solver does not take on the start, one from a
+    position it does. Agents that are not search agents (``MCTSAgent``, ``PUCTAgent``...) are
+    left alone: they are not asked anything.
 
     Raises:
         TypeError: ``game`` is not a ``BoardGame``.
@@ -46,13 +47,26 @@ def warm_up_agent(agent: Any, game: BoardGame) -> None:
         return
     env = BoardGameEnv(game)
     env.reset()
-    agent.search(env, progress=_stop_at_once)
+    for _ in range(2):
+        agent.search(env, progress=_stop_at_once)
     solver = game.exact_solver()
     if solver is not None and not solver.reaches(env.game_state):
         for seed in range(_POSITION_TRIES):
             if _play_until_solvable(env, solver, np.random.default_rng(seed)):
                 agent.search(env, progress=_stop_at_once)
                 return
+
+
+def warm_up_specs(game: BoardGame, specs: Sequence[Any]) -> None:
+    """:func:`warm_up_agent` for an agent built (seed 0) from each agent spec: run before
+    programs that play in other processes (the arena's workers), which then load the compiled
+    code from the cache instead of each compiling it. A spec whose agent fails to build or
+    to search is skipped: the games it plays report the failure."""
+    for spec in specs:
+        try:
+            warm_up_agent(spec.build(0), game)
+        except Exception:  # the agent may be user code; its games tell what went wrong
+            continue
 
 
 def warm_up_game(game: BoardGame) -> None:

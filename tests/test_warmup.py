@@ -23,8 +23,9 @@ from connectn_env.envs.base import BoardGameEnv
 from connectn_env.games import REGISTRY
 env = BoardGameEnv(REGISTRY.make("tictactoe"))
 env.reset()
-MCTSAgent(time_limit=0.05, preset="uct").act(env)
-MCTSAgent(time_limit=0.05).act(env)
+for agent in (MCTSAgent(time_limit=0.05, preset="uct"), MCTSAgent(time_limit=0.05)):
+    agent.act(env)
+    agent.act(env)  # reusing the tree
 print("moved")
 """
 
@@ -78,8 +79,8 @@ def test_warm_up_agent_searches_where_the_exact_solver_starts():
 
     game = connect_four()
     warmup.warm_up_agent(Spy(simulations=16, seed=0), game)
-    assert searched[0] == 0 and len(searched) == 2  # the start, then a position it takes on
-    assert game.rows * game.cols - searched[1] <= REACH_EMPTY_CELLS
+    assert searched[:2] == [0, 0] and len(searched) == 3  # the start, then a position it takes on
+    assert game.rows * game.cols - searched[2] <= REACH_EMPTY_CELLS
 
 
 def test_warm_up_leaves_other_agents_alone_and_checks_the_game():

@@ -6,6 +6,8 @@ import sys
 import time
 from typing import TextIO
 
+from connectn_env.safetext import printable
+
 __all__ = ["Progress"]
 
 _BAR_WIDTH = 24
@@ -51,6 +53,16 @@ class Progress:
                 self._last_tenth = tenth
                 self.stream.write(self.line(now) + "\n")
                 self.stream.flush()
+
+    def note(self, message: str) -> None:
+        """Show ``message`` on a line of its own (what the program is doing before the games
+        come, such as compiling: ``connectn_env.games.compile_notice``); the bar is drawn
+        again at the next game."""
+        if not self.enabled:
+            return
+        clear = "\r\x1b[K" if self._tty else ""
+        self.stream.write(f"{clear}{printable(message)}\n")
+        self.stream.flush()
 
     def line(self, now: float | None = None) -> str:
         """``[#####-----] 12/40 games  3.1 games/s  ETA 0:09``."""

@@ -38,10 +38,12 @@ from connectn_env.arena.stats import (
 )
 from connectn_env.arena.worker import describe_error
 from connectn_env.atomic_write import write_text_atomically
+from connectn_env.games.compile_notice import compile_notices
 from connectn_env.games.validation import require_int, require_number
 from connectn_env.records.gameconfig import GameConfig
 from connectn_env.safetext import printable
 from connectn_env.specs import AgentSpec, parse_agent_spec
+from connectn_env.warmup import warm_up_specs
 
 __all__ = [
     "MAX_MOVE_TIMEOUT",
@@ -264,6 +266,8 @@ def run_tournament(
         return plan_games(config, specs, games=games, seed=seed, move_timeout=move_timeout)
 
     bar = Progress(plan_size(len(specs), games) - ledger.tally.games, enabled=progress)
+    with compile_notices(bar.note):  # compiled here once, loaded by every worker
+        warm_up_specs(config.make_game(), specs)
     todo = (task for task in plan() if task.key not in finished)
     if ray is None:
         results = play_games(todo, workers)

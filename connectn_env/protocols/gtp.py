@@ -47,11 +47,13 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from connectn_env.games import MAX_SIDE, cell_name, column_label, parse_cell_name
+from connectn_env.games.compile_notice import compile_notices
 from connectn_env.protocols.clock import TimeSystem, thinking_budget
 from connectn_env.protocols.match import ProtocolMatch
 from connectn_env.protocols.numbers import parse_integer
 from connectn_env.records import GameConfig
 from connectn_env.safetext import printable
+from connectn_env.warmup import warm_up_agent
 
 __all__ = ["GtpEngine", "GtpError", "run_gtp"]
 
@@ -160,15 +162,28 @@ class GtpEngine:
             return _response(False, ident, message)
 
     def run(self, stdin: TextIO, stdout: TextIO) -> int:
-        """Answer commands from ``stdin`` until ``quit`` or end of input; returns 0."""
-        for line in stdin:
-            response = self.handle(line)
-            if response is not None:
-                stdout.write(response)
-                stdout.flush()
-            if self.finished:
-                break
+        """Answer commands from ``stdin`` until ``quit`` or end of input; returns 0. The
+        agent's search is compiled (or loaded from numba's cache) first, as ``connectn
+        pbrain`` does at ``START``, so that no ``genmove`` pays for it; compiles are told on
+        stderr."""
+        with compile_notices(_tell_stderr):
+            self._warm_up()
+            for line in stdin:
+                response = self.handle(line)
+                if response is not None:
+                    stdout.write(response)
+                    stdout.flush()
+                if self.finished:
+                    break
         return 0
+
+    def _warm_up(self) -> None:
+        """Compile the agent's search now (a failure is told on stderr and left to the first
+        ``genmove`` to answer)."""
+        try:
+            warm_up_agent(self.agent, self.match.env.unwrapped.game)
+        except Exception as error:  # the agent may be user code
+            _tell_stderr(f"warm-up failed: {type(error).__name__}: {error}")
 
     # --- frames: HexGui's view of the board and the suite's ------------------------------
 
@@ -411,6 +426,10 @@ class GtpEngine:
     def _score(self) -> str:
         winner = self._winner_colour()
         return "cannot score" if winner is None else "BW"[winner] + "+"
+
+
+def _tell_stderr(message: str) -> None:
+    print(f"{ENGINE_NAME}: {message}", file=sys.stderr, flush=True)
 
 
 def _clean(line: str) -> str:

@@ -26,10 +26,12 @@ import sys
 from typing import Any, TextIO
 
 from connectn_env.games import MAX_SIDE, IllegalActionError
+from connectn_env.games.compile_notice import compile_notices
 from connectn_env.protocols.clock import MOVES_TO_PLAN, clock_share, thinking_budget
 from connectn_env.protocols.match import ProtocolMatch
 from connectn_env.protocols.numbers import parse_integer
 from connectn_env.records import GameConfig
+from connectn_env.warmup import warm_up_agent
 
 __all__ = ["MOVES_TO_PLAN", "PbrainEngine", "PbrainError", "run_pbrain", "turn_budget"]
 
@@ -123,13 +125,21 @@ class PbrainEngine:
             return [_error_line(message)]
 
     def run(self, stdin: TextIO, stdout: TextIO) -> int:
-        """Answer commands from ``stdin`` until ``END`` or end of input; returns 0."""
-        for line in stdin:
-            for reply in self.handle(line):
-                stdout.write(reply + "\n")
+        """Answer commands from ``stdin`` until ``END`` or end of input; returns 0. A numba
+        compile (the search's first use, at ``START``) is told with ``MESSAGE`` lines as it
+        starts and ends."""
+
+        def tell(message: str) -> None:
+            stdout.write(f"MESSAGE {' '.join(message.split())}\n")
             stdout.flush()
-            if self.finished:
-                break
+
+        with compile_notices(tell):
+            for line in stdin:
+                for reply in self.handle(line):
+                    stdout.write(reply + "\n")
+                stdout.flush()
+                if self.finished:
+                    break
         return 0
 
     # --- commands ----------------------------------------------------------------------
@@ -244,14 +254,14 @@ class PbrainEngine:
 
     def _warm_up(self) -> None:
         """Compile (or load from numba's cache) a search agent's search now, not in a timed
-        turn (other agents are not asked anything before the game)."""
-        from agents import MCTSAgent, PUCTAgent
-
-        if isinstance(self.agent, MCTSAgent | PUCTAgent):
-            try:
-                self.match.think(self.agent, budget=0.0)
-            except ValueError as error:
-                raise PbrainError(f"the agent failed: {error}") from None
+        turn (:func:`~connectn_env.warmup.warm_up_agent`; other agents are not asked anything
+        before the game)."""
+        try:
+            warm_up_agent(self.agent, self.match.env.unwrapped.game)
+        except Exception as error:  # the agent may be user code
+            raise PbrainError(
+                f"the agent failed: the agent raised {type(error).__name__}: {error}"
+            ) from None
 
     def _config(self) -> GameConfig:
         rule = "standard" if self.rule & RULE_EXACT_FIVE else "freestyle"
