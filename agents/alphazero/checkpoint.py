@@ -20,8 +20,8 @@ from agents.alphazero.config import MAX_BLOCKS, MAX_CHANNELS
 from agents.alphazero.network import NetworkSpec, PolicyValueNet
 from connectn_env.atomic_write import write_bytes_atomically
 from connectn_env.games import BoardGame
+from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import require_int
-from connectn_env.records.gameconfig import GameConfig
 from connectn_env.safe_files import describe_file_error, read_regular_bytes
 
 __all__ = [

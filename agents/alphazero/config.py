@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import require_bool, require_int, require_number
-from connectn_env.records.gameconfig import GameConfig
 
 __all__ = ["SESSION_FIELDS", "ConfigError", "TrainConfig"]
 
@@ -45,7 +45,7 @@ class TrainConfig:
     :class:`ConfigError` naming it); ``None`` where allowed means "derived from the game".
 
     Attributes:
-        game: The game: a :class:`~connectn_env.records.GameConfig` or a registry name.
+        game: The game: a :class:`~connectn_env.games.config.GameConfig` or a registry name.
         out: The run directory (created; a resumed run reads it).
         minutes: Training time budget of the whole run (resumed sessions included).
         games: Self-play games budget of the whole run. At least one budget is needed.

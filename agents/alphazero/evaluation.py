@@ -16,8 +16,8 @@ from agents.alphazero.inference import NetworkEvaluator
 from agents.alphazero.network import NetworkSpec, PolicyValueNet
 from agents.batched import BatchedSearch
 from agents.mcts import MCTSAgent
-from connectn_env.envs.base import BoardGameEnv
 from connectn_env.games import BoardGame
+from connectn_env.games.config import GameConfig
 
 __all__ = [
     "MCTSSide",
@@ -86,7 +86,7 @@ class Side(Protocol):
     def reset(self, games: int) -> None:
         """Start ``games`` new games."""
 
-    def moves(self, games: list[int], envs: list[BoardGameEnv]) -> list[int]:
+    def moves(self, games: list[int], envs: list[Any]) -> list[int]:
         """The actions of this side in ``games`` (it is to move in each)."""
 
     def observe(self, game: int, action: int) -> None:
@@ -126,7 +126,7 @@ class NetworkSide:
             seed=self.seed,
         )
 
-    def moves(self, games: list[int], envs: list[BoardGameEnv]) -> list[int]:
+    def moves(self, games: list[int], envs: list[Any]) -> list[int]:
         search = self.search
         search.run(games, self.evaluator)
         played = np.array([envs[g].game_state.move_number for g in games])
@@ -158,7 +158,7 @@ class MCTSSide:
             for _ in range(games)
         ]
 
-    def moves(self, games: list[int], envs: list[BoardGameEnv]) -> list[int]:
+    def moves(self, games: list[int], envs: list[Any]) -> list[int]:
         return [int(self.agents[g].act(envs[g])) for g in games]
 
     def observe(self, game: int, action: int) -> None:
@@ -170,7 +170,8 @@ def play_match(
 ) -> MatchResult:
     """Play ``games`` games between ``a`` and ``b``, all at once; ``a`` is player_0 in the
     even-numbered games."""
-    envs = [BoardGameEnv(game) for _ in range(games)]
+    config = GameConfig.from_game(game)  # raw AEC envs: an illegal move raises
+    envs = [config.make_env() for _ in range(games)]
     for env in envs:
         env.reset()
     a.reset(games)

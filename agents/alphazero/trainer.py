@@ -49,6 +49,7 @@ from agents.alphazero.workers import (
     rss_mb,
 )
 from connectn_env.atomic_write import write_bytes_atomically
+from connectn_env.elo import PairingStats, elo_ratings
 from connectn_env.safe_files import read_regular_bytes
 
 __all__ = ["TrainResult", "resume_config", "train"]
@@ -447,8 +448,6 @@ class _Trainer:
         self._plot()
 
     def _elo(self) -> dict[str, float]:
-        from connectn_env.arena.stats import PairingStats, elo_ratings
-
         state = self.state
         budgets = sorted(
             {budget for p in state["pairings"] if (budget := mcts_budget(p["b"])) is not None}

@@ -26,7 +26,7 @@ from agents.alphazero.evaluation import (
 from agents.alphazero.inference import NetworkEvaluator
 from agents.alphazero.network import NetworkSpec, PolicyValueNet
 from agents.selfplay import BatchedSelfPlay, SelfPlayGame
-from connectn_env.records.gameconfig import GameConfig
+from connectn_env.games.config import GameConfig
 
 __all__ = [
     "EvaluationTask",

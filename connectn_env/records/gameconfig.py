@@ -1,66 +1,7 @@
-"""A game by name and parameters: what a record, a tournament and the command line share."""
+"""The game config of records, tournaments and the command line: :class:`GameConfig`, defined
+with the games (:mod:`connectn_env.games.config`, below the agents, which read it too) and
+re-exported here."""
 
-from __future__ import annotations
-
-from dataclasses import dataclass, field
-from typing import Any
-
-from connectn_env.games import REGISTRY, BoardGame
+from connectn_env.games.config import GAME_NAMES, GameConfig
 
 __all__ = ["GAME_NAMES", "GameConfig"]
-
-GAME_NAMES = tuple(REGISTRY)
-
-
-@dataclass(frozen=True)
-class GameConfig:
-    """A game of the suite: a registry name (:data:`GAME_NAMES`) and its parameters.
-
-    ``params`` always holds every parameter (``BoardGame.parameters``), so two configs of the
-    same game compare equal however they were written. Building validates them.
-
-    Attributes:
-        name: A name of ``connectn_env.games.REGISTRY``: ``"connect_four"``, ``"hex"``...
-        params: Keyword arguments of the game class (for example rows, cols, n, gravity).
-    """
-
-    name: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        entry = REGISTRY[self.name]  # an unknown name lists the known ones
-        if not isinstance(self.params, dict):
-            raise TypeError(f"params must be a dict, got {self.params!r}")
-        try:
-            game = entry.make(**self.params)
-        except TypeError as error:
-            raise ValueError(f"bad parameters for {self.name}: {self.params} ({error})") from None
-        object.__setattr__(self, "params", dict(game.parameters))
-
-    @classmethod
-    def from_game(cls, game: BoardGame) -> GameConfig:
-        """The config of a game object (a preset's parameters get the preset's name)."""
-        return cls(REGISTRY.entry_of(game).name, dict(game.parameters))
-
-    def make_game(self) -> BoardGame:
-        """A new game object."""
-        return REGISTRY[self.name].make(**self.params)
-
-    def make_env(self, render_mode: str | None = None) -> Any:
-        """A raw AEC env of this game (illegal actions raise)."""
-        from connectn_env.envs.base import BoardGameEnv
-
-        return BoardGameEnv(self.make_game(), render_mode=render_mode)
-
-    def __hash__(self) -> int:
-        return hash((self.name, tuple(sorted(self.params.items()))))
-
-    def __str__(self) -> str:
-        if REGISTRY[self.name].is_preset:
-            return self.name
-        args = ",".join(f"{k}={_text(v)}" for k, v in self.params.items())
-        return f"{self.name}({args})"
-
-
-def _text(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)

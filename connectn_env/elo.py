@@ -1,0 +1,206 @@
+"""Scores and ratings from head-to-head results: a Wilson interval per pairing, an Elo fit.
+
+Score: a win is 1 point, a draw 1/2. The 95% interval is Wilson's score interval for a
+proportion, applied to the score with draws as half a win; draws make the true variance
+smaller than a win/loss game's, so the interval is conservative then.
+
+Elo: maximum-likelihood Bradley-Terry ratings on the Elo scale (400 log10 of the strength
+ratio), draws counted as half a win and half a loss, with one virtual draw added to every
+pairing that was played (BayesElo's default prior), which keeps the ratings finite when an
+agent wins every game. Ratings are anchored: ``random`` (the first agent whose spec is
+``random``) is 0 when present, else the first agent.
+
+Elo intervals: the covariance of the ratings is the inverse of the fit's Fisher information
+(the curvature of its log-likelihood, virtual draws included) with the anchor held fixed;
+each interval is the rating plus or minus 1.96 standard errors. Two agents that both beat
+``random`` in every game get the same capped rating but wide intervals, which says how
+little their games tell.
+
+A shared module below the agents and the arena (both read it: ``connectn arena``'s tables,
+AlphaZero's evaluation); it imports nothing of the suite.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "CI_METHOD",
+    "ELO_CI_METHOD",
+    "ELO_METHOD",
+    "PairingStats",
+    "anchor_of",
+    "elo_intervals",
+    "elo_ratings",
+    "wilson",
+]
+
+Z95 = 1.959963984540054
+VIRTUAL_DRAWS = 1.0
+CI_METHOD = "Wilson score interval on the score (draws = 1/2), 95%"
+ELO_METHOD = "maximum-likelihood Bradley-Terry, draws = 1/2, one virtual draw per pairing"
+ELO_CI_METHOD = (
+    "rating +- 1.96 standard errors from the Fisher information of the fit (virtual draws "
+    "included), relative to the anchor, 95%"
+)
+
+
+def wilson(score: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``score`` observed over ``games`` trials."""
+    if games <= 0:
+        return 0.0, 1.0
+    n = float(games)
+    denominator = 1 + z * z / n
+    center = (score + z * z / (2 * n)) / denominator
+    half = z / denominator * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n))
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+@dataclass(frozen=True)
+class PairingStats:
+    """Results of agent ``a`` against agent ``b`` (wins, draws, losses from ``a``'s side)."""
+
+    a: str
+    b: str
+    wins: int
+    draws: int
+    losses: int
+    errors_a: int
+    errors_b: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """Points of ``a`` per game (nan before any game)."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else math.nan
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.score, self.games) if self.games else (math.nan, math.nan)
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.interval
+        return {
+            "a": self.a,
+            "b": self.b,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "score": self.score,
+            "ci95": [low, high],
+            "errors": {self.a: self.errors_a, self.b: self.errors_b},
+        }
+
+
+def anchor_of(labels: Sequence[str]) -> str:
+    """The agent rated 0: the first ``random`` agent, else the first agent."""
+    return next((label for label in labels if label == "random"), labels[0])
+
+
+def _fit_tables(
+    labels: Sequence[str], pairings: Sequence[PairingStats]
+) -> tuple[list[list[float]], list[list[float]]]:
+    """``points[i][j]`` (i's points against j) and ``games[i][j]``, virtual draws included."""
+    index = {label: i for i, label in enumerate(labels)}
+    size = len(labels)
+    points = [[0.0] * size for _ in range(size)]
+    games = [[0.0] * size for _ in range(size)]
+    for p in pairings:
+        if p.games == 0:
+            continue
+        i, j = index[p.a], index[p.b]
+        points[i][j] += p.wins + 0.5 * p.draws + 0.5 * VIRTUAL_DRAWS
+        points[j][i] += p.losses + 0.5 * p.draws + 0.5 * VIRTUAL_DRAWS
+        games[i][j] = games[j][i] = games[i][j] + p.games + VIRTUAL_DRAWS
+    return points, games
+
+
+def elo_ratings(
+    labels: Sequence[str], pairings: Sequence[PairingStats], *, tolerance: float = 1e-10
+) -> dict[str, float]:
+    """Elo rating of every agent (see the module docstring), anchored at :func:`anchor_of`.
+
+    Agents without any game get nan.
+    """
+    index = {label: i for i, label in enumerate(labels)}
+    size = len(labels)
+    points, games = _fit_tables(labels, pairings)
+    played = [any(games[i]) for i in range(size)]
+    strength = [1.0] * size
+    for _ in range(100_000):  # minorisation-maximisation (Hunter 2004)
+        old = list(strength)
+        for i in range(size):
+            if played[i]:
+                strength[i] = sum(points[i]) / sum(
+                    games[i][j] / (strength[i] + strength[j]) for j in range(size) if games[i][j]
+                )
+        scale = math.exp(sum(math.log(s) for s in strength) / size)  # fix the free scale
+        strength = [s / scale for s in strength]
+        if max(abs(math.log(s / o)) for s, o in zip(strength, old, strict=True)) < tolerance:
+            break
+    anchor = strength[index[anchor_of(labels)]]
+    return {
+        label: 400 * math.log10(strength[i] / anchor) if played[i] else math.nan
+        for i, label in enumerate(labels)
+    }
+
+
+def elo_intervals(
+    labels: Sequence[str],
+    pairings: Sequence[PairingStats],
+    elo: dict[str, float],
+    z: float = Z95,
+) -> dict[str, tuple[float, float]]:
+    """95% interval of each rating, relative to the anchor: ``elo +- z * standard error``,
+    the standard errors from the Fisher information of the fit (virtual draws included).
+
+    The anchor gets (0, 0); an agent without games (nan, nan); an agent whose games never
+    link it to the anchor (-inf, inf).
+    """
+    size = len(labels)
+    _, games = _fit_tables(labels, pairings)
+    theta = [elo[label] * math.log(10) / 400 for label in labels]  # natural log-strengths
+    information = np.zeros((size, size))
+    for i in range(size):
+        for j in range(i + 1, size):
+            if games[i][j]:
+                p = 1 / (1 + math.exp(theta[j] - theta[i]))
+                w = games[i][j] * p * (1 - p)
+                information[i, i] += w
+                information[j, j] += w
+                information[i, j] -= w
+                information[j, i] -= w
+    anchor = labels.index(anchor_of(labels))
+    linked, frontier = {anchor}, [anchor]
+    while frontier:  # agents connected to the anchor by games
+        i = frontier.pop()
+        for j in range(size):
+            if games[i][j] and j not in linked:
+                linked.add(j)
+                frontier.append(j)
+    others = sorted(linked - {anchor})
+    errors = {}
+    if others:
+        covariance = np.linalg.inv(information[np.ix_(others, others)])
+        scale = 400 / math.log(10)
+        errors = {i: scale * math.sqrt(covariance[k, k]) for k, i in enumerate(others)}
+    intervals = {}
+    for i, label in enumerate(labels):
+        if math.isnan(elo[label]):
+            intervals[label] = (math.nan, math.nan)
+        elif i == anchor:
+            intervals[label] = (0.0, 0.0)
+        elif i in errors:
+            intervals[label] = (elo[label] - z * errors[i], elo[label] + z * errors[i])
+        else:
+            intervals[label] = (-math.inf, math.inf)
+    return intervals
