@@ -7,8 +7,13 @@ Records (every one has ``kind`` and ``seconds``, the run's training time so far)
   (positions held), ``rss_mb, peak_rss_mb`` (the learner's resident memory now and at its
   peak, MiB), ``worker_rss_mb, worker_peak_rss_mb`` (the same for the last self-play worker);
 - ``"eval"``: ``label, step, games, results`` (one ``{a, b, wins, draws, losses, score}`` per
-  opponent), ``elo`` (every label's rating, anchored at the smallest MCTS budget = 0) and
-  ``checkpoints`` (each evaluated label with its training seconds).
+  opponent), ``elo`` (every label's rating, anchored at the smallest MCTS budget = 0),
+  ``checkpoints`` (each evaluated label with its training seconds), ``eval_seconds`` (the
+  evaluation's wall-clock seconds) and ``after_budget`` (true for the final evaluation, played
+  once the training budget was spent).
+
+The plots draw every series as a line with markers (one point is a visible dot) and write
+"no data yet" or "no evaluation yet" on a panel that has nothing to draw.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from agents.alphazero.evaluation import mcts_budget
 from connectn_env.atomic_write import write_bytes_atomically, write_text_atomically
 from connectn_env.safe_files import decode_utf8, read_regular_bytes
 
-__all__ = ["MAX_METRICS_BYTES", "MetricsLog", "plot_metrics", "read_metrics"]
+__all__ = ["MAX_METRICS_BYTES", "MetricsLog", "metrics_figure", "plot_metrics", "read_metrics"]
 
 MAX_METRICS_BYTES = 2**28  # 256 MiB: a record every 30 s for years
 _NUMBER = (int, float)
@@ -55,6 +60,9 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
 _RESULT_FIELDS = {"a": _TEXT, "b": _TEXT, "wins": _INT, "draws": _INT, "losses": _INT}
 _RESULT_FIELDS |= {"score": _NUMBER}
 _RECORD_START = b'{"kind": "'
+NO_DATA = "no data yet"
+NO_EVALUATION = "no evaluation yet"
+_MARKER = {"marker": "o", "markersize": 4}
 
 
 def read_metrics(path: str | Path) -> list[dict[str, Any]]:
@@ -134,10 +142,19 @@ class MetricsLog:
 
 
 def plot_metrics(metrics: str | Path, png: str | Path, title: str = "") -> None:
-    """Draw loss, Elo, score against each MCTS budget and games/s over training time."""
+    """Draw loss, Elo, score against each MCTS budget and games/s over training time into
+    ``png`` (atomically), from the metrics file ``metrics``."""
+    figure = metrics_figure(read_metrics(metrics), title)
+    image = io.BytesIO()
+    figure.savefig(image, format="png", dpi=90)
+    write_bytes_atomically(png, image.getbuffer())
+
+
+def metrics_figure(records: list[dict[str, Any]], title: str = "") -> Any:
+    """The matplotlib ``Figure`` of :func:`plot_metrics` for these records (as read by
+    :func:`read_metrics`): four panels, loss, Elo, score and games/s."""
     from matplotlib.figure import Figure  # no pyplot: the caller's backend is left alone
 
-    records = read_metrics(metrics)
     train = [r for r in records if r.get("kind") == "train"]
     evals = [r for r in records if r.get("kind") == "eval"]
     figure = Figure(figsize=(11, 7.5), layout="constrained")
@@ -149,10 +166,13 @@ def plot_metrics(metrics: str | Path, png: str | Path, title: str = "") -> None:
             (m, r[key]) for m, r in zip(minutes, train, strict=True) if r.get(key) is not None
         ]
         if points:
-            loss.plot(*zip(*points, strict=True), label=name)
+            loss.plot(*zip(*points, strict=True), label=name, **_MARKER)
     loss.set(title="training loss", xlabel="minutes", ylabel="loss")
     if loss.get_lines():
         loss.legend()
+    else:
+        _say_empty(loss, NO_DATA)
+    points = []
     if evals:
         last = evals[-1]
         checkpoints = last.get("checkpoints", {})
@@ -162,13 +182,15 @@ def plot_metrics(metrics: str | Path, png: str | Path, title: str = "") -> None:
             if last["elo"].get(label) is not None and math.isfinite(last["elo"][label])
         )
         if points:
-            elo.plot(*zip(*points, strict=True), marker="o")
+            elo.plot(*zip(*points, strict=True), **_MARKER)
         for label, value in last["elo"].items():
             budget = mcts_budget(label)
             if budget is not None and value is not None and math.isfinite(value):
                 elo.axhline(value, linestyle=":", linewidth=1, color="grey")
                 elo.annotate(str(budget), (0, value), fontsize=7, color="grey")
     elo.set(title="Elo (MCTS with the smallest budget = 0)", xlabel="minutes", ylabel="Elo")
+    if not points:  # the MCTS anchors alone are no curve
+        _say_empty(elo, "no finite rating yet" if evals else NO_EVALUATION)
     by_opponent: dict[str, list[tuple[float, float]]] = {}
     for record in evals:
         for result in record["results"]:
@@ -177,16 +199,25 @@ def plot_metrics(metrics: str | Path, png: str | Path, title: str = "") -> None:
                     (record["seconds"] / 60, result["score"])
                 )
     for opponent, points in sorted(by_opponent.items(), key=lambda kv: mcts_budget(kv[0])):
-        score.plot(*zip(*points, strict=True), marker="o", label=opponent)
+        score.plot(*zip(*points, strict=True), label=opponent, **_MARKER)
     score.set(title="score against pure UCT MCTS", xlabel="minutes", ylabel="score", ylim=(0, 1))
     if by_opponent:
         score.legend(fontsize=8)
+    else:
+        _say_empty(score, NO_EVALUATION)
     points = [(m, r["games_per_s"]) for m, r in zip(minutes, train, strict=True)]
     if points:
-        speed.plot(*zip(*points, strict=True))
+        speed.plot(*zip(*points, strict=True), **_MARKER)
+    else:
+        _say_empty(speed, NO_DATA)
     speed.set(title="self-play games per second", xlabel="minutes", ylabel="games/s")
+    for panel in axes.flat:
+        panel.set_xlim(left=0)  # training time from the start: one point is not the whole axis
     if title:
         figure.suptitle(title)
-    image = io.BytesIO()
-    figure.savefig(image, format="png", dpi=90)
-    write_bytes_atomically(png, image.getbuffer())
+    return figure
+
+
+def _say_empty(axes: Any, text: str) -> None:
+    """Write ``text`` in the middle of a panel that has nothing to draw."""
+    axes.text(0.5, 0.5, text, transform=axes.transAxes, ha="center", va="center", color="grey")

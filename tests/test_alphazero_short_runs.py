@@ -1,0 +1,122 @@
+"""Short training runs show something: a run evaluates at least once before it ends (a short
+first evaluation, a final one once the budget is spent), and its plots read well with no
+point, one point or many."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("matplotlib", reason='the train extra is not installed: pip install ".[train]"')
+
+from agents.alphazero.metrics import (
+    NO_DATA,
+    NO_EVALUATION,
+    metrics_figure,
+    plot_metrics,
+    read_metrics,
+)
+
+MCTS_20 = "mcts:simulations=20,preset=uct"
+
+
+def train_record(seconds: float, loss: float | None = 1.5) -> dict:
+    return {
+        "kind": "train",
+        "seconds": seconds,
+        "step": int(seconds),
+        "games": int(seconds) * 2,
+        "positions": int(seconds) * 10,
+        "loss": loss,
+        "policy_loss": None if loss is None else loss - 0.5,
+        "value_loss": None if loss is None else 0.5,
+        "games_per_s": 2.0,
+    }
+
+
+def eval_record(seconds: float, previous: list[float]) -> dict:
+    label = f"step-{int(seconds):07d}"
+    checkpoints = {f"step-{int(s):07d}": s for s in [*previous, seconds]}
+    return {
+        "kind": "eval",
+        "seconds": seconds,
+        "label": label,
+        "step": int(seconds),
+        "games": int(seconds) * 2,
+        "results": [{"a": label, "b": MCTS_20, "wins": 1, "draws": 0, "losses": 1, "score": 0.5}],
+        "elo": {MCTS_20: 0.0} | {name: 10.0 * s for name, s in checkpoints.items()},
+        "checkpoints": checkpoints,
+        "eval_seconds": 3.0,
+        "after_budget": False,
+    }
+
+
+def records(points: int) -> list[dict]:
+    train = [train_record(30.0 * (i + 1)) for i in range(points)]
+    evals = [eval_record(30.0 * (i + 1), [30.0 * (j + 1) for j in range(i)]) for i in range(points)]
+    return [r for pair in zip(train, evals, strict=True) for r in pair]
+
+
+def panels(figure) -> dict:
+    loss, elo, score, speed = figure.axes
+    return {"loss": loss, "elo": elo, "score": score, "speed": speed}
+
+
+def texts(axes) -> list[str]:
+    return [text.get_text() for text in axes.texts]
+
+
+def curves(axes) -> list:
+    """The data lines of a panel (the Elo panel's MCTS anchors are horizontal rules)."""
+    return [line for line in axes.get_lines() if line.get_linestyle() != ":"]
+
+
+def test_panels_without_data_say_so() -> None:
+    figure = metrics_figure([], "empty")
+    for name, axes in panels(figure).items():
+        assert not curves(axes), name
+        expected = NO_EVALUATION if name in ("elo", "score") else NO_DATA
+        assert expected in texts(axes), name
+
+
+def test_a_run_with_training_but_no_evaluation_says_no_evaluation_yet() -> None:
+    figure = metrics_figure([train_record(30.0)])
+    axes = panels(figure)
+    assert NO_EVALUATION in texts(axes["elo"]) and NO_EVALUATION in texts(axes["score"])
+    assert curves(axes["loss"]) and curves(axes["speed"])
+    assert not texts(axes["loss"]) and not texts(axes["speed"])
+
+
+@pytest.mark.parametrize("points", [1, 4])
+def test_every_curve_has_visible_markers(points: int) -> None:
+    figure = metrics_figure(records(points))
+    for name, axes in panels(figure).items():
+        lines = curves(axes)
+        assert lines, name
+        assert NO_DATA not in texts(axes) and NO_EVALUATION not in texts(axes), name
+        for line in lines:
+            assert len(line.get_xdata()) == points, name
+            assert line.get_marker() not in (None, "", "None", " "), name
+            assert line.get_markersize() > 0, name
+
+
+def test_an_evaluation_without_a_finite_rating_says_so() -> None:
+    evaluation = eval_record(30.0, [])
+    evaluation["elo"][evaluation["label"]] = None  # every game lost: no finite rating
+    axes = panels(metrics_figure([train_record(30.0), evaluation]))
+    assert not curves(axes["elo"])
+    assert "no finite rating yet" in texts(axes["elo"])
+    assert curves(axes["score"])
+
+
+@pytest.mark.parametrize("points", [0, 1, 4])
+def test_plot_metrics_writes_a_png(tmp_path: Path, points: int) -> None:
+    metrics = tmp_path / "metrics.jsonl"
+    metrics.write_text("".join(json.dumps(r) + "\n" for r in records(points)))
+    assert len(read_metrics(metrics)) == 2 * points
+    png = tmp_path / "plots.png"
+    plot_metrics(metrics, png, f"{points} points")
+    assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert not [p for p in tmp_path.iterdir() if p.name not in ("metrics.jsonl", "plots.png")]
