@@ -207,6 +207,37 @@ def test_check_fails_on_upward_imports(layers):
     assert "agents (agents) imports connectn_env (programs)" in upward_imports(layers, top)[0]
 
 
+def test_moved_names_keep_their_old_import_paths():
+    from connectn_env import elo, records
+    from connectn_env.arena import stats
+    from connectn_env.games import config
+    from connectn_env.records import gameconfig
+
+    assert records.GameConfig is gameconfig.GameConfig is config.GameConfig
+    assert gameconfig.GAME_NAMES is config.GAME_NAMES
+    for name in ("PairingStats", "anchor_of", "elo_intervals", "elo_ratings", "wilson"):
+        assert getattr(stats, name) is getattr(elo, name), name
+    assert set(elo.__all__) <= set(stats.__all__)
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "hex", "othello", "gomoku"])  # no stacking
+def test_game_config_makes_the_raw_env_of_its_game(name):
+    from connectn_env.envs.base import BoardGameEnv
+    from connectn_env.games import IllegalActionError
+    from connectn_env.games.config import GameConfig
+
+    config = GameConfig(name)
+    env = config.make_env(render_mode="ansi")
+    assert type(env) is BoardGameEnv and env.render_mode == "ansi"
+    assert env.game == config.make_game()
+    env.reset()
+    action = int(env.game_state.legal_actions()[0])
+    env.step(action)
+    with pytest.raises(IllegalActionError):  # raw: an illegal move raises, nothing changes
+        env.step(action)
+    assert env.game_state.history() == [action]
+
+
 def test_table_reader_refuses_a_page_without_table():
     with pytest.raises(ValueError, match="no layer table"):
         read_layers("# Architecture\n\nno table here\n")
