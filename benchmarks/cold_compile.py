@@ -1,0 +1,115 @@
+"""Cold compile: CPU seconds to a game's first move in a fresh install with an empty cache.
+
+Each measurement runs in a fresh Python subprocess whose ``NUMBA_CACHE_DIR`` is a new empty
+directory (so every numba function is compiled, as on a first use after ``pip install``); the
+figure is the child's whole CPU time (user + system, from ``resource.getrusage(
+RUSAGE_CHILDREN)``): start-up, imports, compiling, and one search of 200 simulations from the
+empty board. Two agents per game: plain UCT (``MCTSAgent(preset="uct")``) and the game's
+defaults (``MCTSAgent()``: Connect Four's exact solver and tactics, Gomoku's threat-space
+solver, Hex's RAVE). Medians of ``--repeats`` runs; the load average is printed with the table
+(on a shared machine, CPU time is what to compare; wall time is not).
+
+``--profile`` adds, for one more cold run per game and agent, the compile CPU seconds of each
+numba function (from numba's ``numba:compile`` events; a function's own time, without the
+functions it made numba compile on the way, so the rows add up to the compile total).
+
+Usage: ``python benchmarks/cold_compile.py [--repeats 3] [--games gomoku hex] [--profile]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+
+GAMES = ("connect_four", "tictactoe", "gomoku", "hex", "othello")
+PRESETS = ("uct", "default")
+SIMULATIONS = 200
+
+CHILD = """
+import json, sys, time
+profile = {profile}
+if profile:
+    from numba.core import event
+
+    class Listener(event.Listener):
+        def __init__(self):
+            self.stack, self.seconds = [], {{}}
+
+        def on_start(self, ev):
+            self.stack.append([time.process_time(), 0.0])
+
+        def on_end(self, ev):
+            start, nested = self.stack.pop()
+            spent = time.process_time() - start
+            if self.stack:
+                self.stack[-1][1] += spent
+            name = ev.data["dispatcher"].py_func.__qualname__
+            self.seconds[name] = self.seconds.get(name, 0.0) + spent - nested
+
+    listener = Listener()
+    event.register("numba:compile", listener)
+from agents import MCTSAgent
+from connectn_env.envs.base import BoardGameEnv
+from connectn_env.games import REGISTRY
+
+env = BoardGameEnv(REGISTRY.make({game!r}))
+env.reset()
+MCTSAgent(simulations={simulations}, seed=0, preset={preset!r}).act(env)
+if profile:
+    json.dump(listener.seconds, sys.stdout)
+"""
+
+
+def cold_run(game: str, preset: str, profile: bool = False) -> tuple[float, dict[str, float]]:
+    """(CPU seconds of a fresh child's first move with an empty numba cache, compile seconds
+    per function when ``profile``)."""
+    script = CHILD.format(game=game, preset=preset, simulations=SIMULATIONS, profile=profile)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "OMP_NUM_THREADS": "1"}
+        out = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True
+        )
+    if out.returncode != 0:
+        raise RuntimeError(f"{game}, preset {preset}: the child failed:\n{out.stderr}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, json.loads(out.stdout) if profile else {}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES)
+    parser.add_argument("--presets", nargs="+", default=list(PRESETS), choices=PRESETS)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args(argv)
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+    print("| game | agent | CPU s (median) | runs |\n|---|---|---:|---|", flush=True)
+    profiles = []
+    for game in args.games:
+        for preset in args.presets:
+            runs = [cold_run(game, preset)[0] for _ in range(args.repeats)]
+            label = "plain UCT" if preset == "uct" else "defaults"
+            shown = ", ".join(f"{run:.2f}" for run in runs)
+            print(f"| {game} | {label} | {statistics.median(runs):.2f} | {shown} |", flush=True)
+            if args.profile:
+                profiles.append((game, label, cold_run(game, preset, profile=True)[1]))
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for game, label, seconds in profiles:
+        print(f"\n{game}, {label}: compile CPU seconds per function (own time)")
+        print(f"  {sum(seconds.values()):6.2f}  (total)")
+        for name, spent in sorted(seconds.items(), key=lambda item: -item[1]):
+            if spent >= 0.05:
+                print(f"  {spent:6.2f}  {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
