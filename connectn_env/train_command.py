@@ -62,7 +62,11 @@ _TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
     "--weight-decay": ("weight_decay", float, "AdamW weight decay (0.0001)"),
     "--buffer-size": ("buffer_size", int, "positions in the replay buffer (50000)"),
     "--train-ratio": ("train_ratio", float, "positions trained per self-play position (8)"),
-    "--eval-games": ("eval_games", int, "games per opponent per evaluation (10)"),
+    "--eval-games": (
+        "eval_games",
+        int,
+        "games per opponent per evaluation (10); the first evaluation plays a fifth, at least 2",
+    ),
     "--eval-simulations": ("eval_simulations", int, "network simulations in evaluation (400)"),
     "--eval-budgets": (
         "eval_budgets",
@@ -86,7 +90,14 @@ _SESSION: dict[str, tuple[str, Callable[[str], Any], str]] = {
         _precision,
         "inference precision: auto (the faster here, timed once), float32 or bfloat16",
     ),
-    "--eval-minutes": ("eval_minutes", float, "minutes between evaluations, 0 for none (5)"),
+    "--eval-minutes": (
+        "eval_minutes",
+        float,
+        "minutes between evaluations, 0 for none (5). The first, short, comes once the network "
+        "has trained; once the budget is spent, a final one evaluates the last network (after "
+        "the budget: the time it takes is printed) unless the last evaluated one is from the "
+        "last tenth of the run, so best.pt is always an evaluated network",
+    ),
     "--checkpoint-minutes": ("checkpoint_minutes", float, "minutes between checkpoints (2)"),
 }
 
@@ -157,6 +168,9 @@ def run_train_command(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
         f"trained {result.games} games ({result.positions} positions, {result.steps} steps) "
         f"in {minutes:.1f} minutes; network: {result.best}"
     )
+    final = [e for e in result.evaluations if e.get("after_budget")]
+    if final:
+        print(f"final evaluation, after the training budget: {final[-1]['eval_seconds']:.0f} s")
     if result.elo:
         ratings = ", ".join(
             f"{label} {value:+.0f}" for label, value in result.elo.items() if value is not None

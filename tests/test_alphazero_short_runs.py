@@ -120,3 +120,109 @@ def test_plot_metrics_writes_a_png(tmp_path: Path, points: int) -> None:
     plot_metrics(metrics, png, f"{points} points")
     assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     assert not [p for p in tmp_path.iterdir() if p.name not in ("metrics.jsonl", "plots.png")]
+
+
+# --- a short run evaluates before it ends -----------------------------------------------------
+
+
+def tiny_run(out: Path, **changes):
+    """A tic-tac-toe run of a few seconds whose evaluation interval is far longer than it."""
+    from agents.alphazero import TrainConfig
+
+    settings = {
+        "channels": 8,
+        "blocks": 1,
+        "simulations": 8,
+        "games_in_flight": 8,
+        "moves_per_task": 3,
+        "batch_size": 32,
+        "buffer_size": 2000,
+        "min_buffer": 32,
+        "games": 24,
+        "workers": 0,
+        "precision": "float32",
+        "eval_minutes": 5.0,
+        "eval_games": 10,
+        "eval_budgets": (20,),
+        "eval_simulations": 8,
+    }
+    return TrainConfig(game="tictactoe", out=out, **(settings | changes))
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+def test_a_short_run_ends_with_an_evaluated_best_network(tmp_path: Path, workers: int) -> None:
+    pytest.importorskip("torch")
+    from agents.alphazero import load_checkpoint, train
+    from agents.alphazero.trainer import FRESH_SHARE, short_eval_games
+
+    out = tmp_path / "run"
+    result = train(tiny_run(out, workers=workers), progress=False)
+    evaluations = [r for r in read_metrics(out / "metrics.jsonl") if r["kind"] == "eval"]
+    assert evaluations, "a run shorter than --eval-minutes ended without an evaluation"
+    assert result.evaluations == evaluations
+    first, last = evaluations[0], evaluations[-1]
+    assert short_eval_games(10) == 2
+    assert {r["wins"] + r["draws"] + r["losses"] for r in first["results"]} == {2}
+    assert not first["after_budget"] and first["step"] > 0
+    # the final network is evaluated after the budget, with the full number of games, unless
+    # the last evaluated one is fresh
+    if workers == 0:  # the first evaluation comes after the first training, a third in
+        assert len(evaluations) == 2
+    if len(evaluations) == 2:
+        assert last["step"] == result.steps and last["after_budget"]
+        assert {r["wins"] + r["draws"] + r["losses"] for r in last["results"]} == {10}
+    else:
+        assert last["seconds"] >= FRESH_SHARE * result.seconds
+    assert all(r["eval_seconds"] >= 0 for r in evaluations)
+    # best.pt is one of the evaluated networks, byte for byte
+    best = (out / "best.pt").read_bytes()
+    evaluated = {(out / "checkpoints" / f"{r['label']}.pt").read_bytes() for r in evaluations}
+    assert best in evaluated
+    assert load_checkpoint(out / "best.pt").progress["step"] in {r["step"] for r in evaluations}
+    assert set(result.elo) >= {MCTS_20, last["label"]}
+
+
+def test_a_run_without_training_steps_still_evaluates_its_network(tmp_path: Path) -> None:
+    """A budget spent before the buffer could fill: the untrained network is evaluated."""
+    pytest.importorskip("torch")
+    from agents.alphazero import train
+
+    out = tmp_path / "run"
+    result = train(tiny_run(out, games=8, min_buffer=2000), progress=False)
+    assert result.steps == 0
+    (evaluation,) = result.evaluations
+    assert evaluation["step"] == 0 and evaluation["after_budget"]
+    assert {r["wins"] + r["draws"] + r["losses"] for r in evaluation["results"]} == {2}
+    assert (out / "best.pt").read_bytes() == (
+        out / "checkpoints" / f"{evaluation['label']}.pt"
+    ).read_bytes()
+
+
+def test_no_evaluation_when_evaluations_are_off(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from agents.alphazero import train
+
+    out = tmp_path / "run"
+    result = train(tiny_run(out, eval_minutes=0.0), progress=False)
+    assert result.evaluations == [] and (out / "best.pt").exists()
+    assert not list((out / "checkpoints").iterdir())
+
+
+def test_connectn_train_tells_the_final_evaluation_and_its_rule(tmp_path: Path, capsys) -> None:
+    pytest.importorskip("torch")
+    from connectn_env.cli import main
+
+    out = tmp_path / "run"
+    args = ["train", "tictactoe", "--out", str(out), "--games", "16", "--workers", "0"]
+    args += ["--simulations", "8", "--games-in-flight", "8", "--channels", "8", "--blocks", "1"]
+    args += ["--batch-size", "32", "--buffer-size", "1000", "--eval-budgets", "20"]
+    args += ["--eval-simulations", "8", "--no-progress"]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert "final evaluation, after the training budget: " in printed
+    assert "Elo (the smallest MCTS budget = 0): mcts:simulations=20,preset=uct +0" in printed
+    with pytest.raises(SystemExit):
+        main(["train", "tictactoe", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "The first, short, comes once the network has trained" in text
+    assert "best.pt is always an evaluated network" in text

@@ -2,6 +2,15 @@
 trains the network on it, an evaluation worker measures each new network against pure UCT MCTS
 and the previous network.
 
+Evaluations (when ``eval_minutes > 0``): the first comes as soon as the learner has trained,
+short (:func:`short_eval_games` games per opponent), so that a short run has an evaluated
+network and a point on its curves; then one every ``eval_minutes`` of training time with
+``eval_games`` games; and, once the budget is spent (and a running evaluation finished), a
+final one of the last network with ``eval_games`` games unless the last evaluated network is
+fresh (``FRESH_SHARE`` of the run's training time or more). The final evaluation comes after the
+budget (training time stops; its wall-clock seconds are in its metrics record), so ``best.pt`` is
+always an evaluated network.
+
 Schedule: each worker plays ``moves_per_task`` moves in each of its ``games_in_flight`` games
 with the newest weights, returns the finished games and gets the next task at once (with the
 weights as they are then); meanwhile the learner trains ``train_ratio`` positions per new
@@ -52,11 +61,18 @@ from connectn_env.atomic_write import write_bytes_atomically
 from connectn_env.elo import PairingStats, elo_ratings
 from connectn_env.safe_files import read_regular_bytes
 
-__all__ = ["TrainResult", "resume_config", "train"]
+__all__ = ["TrainResult", "resume_config", "short_eval_games", "train"]
 
 METRICS_SECONDS = 30.0
 POLL_SECONDS = 0.2
+FRESH_SHARE = 0.9  # an evaluated network this far into the run needs no final evaluation
 OPENING_MOVES = 2
+
+
+def short_eval_games(eval_games: int) -> int:
+    """Games per opponent of a run's first (short) evaluation: a fifth of ``eval_games``, at
+    least 2 (one with each colour), at most ``eval_games``."""
+    return min(eval_games, max(2, eval_games // 5))
 
 
 @dataclass(frozen=True)
@@ -206,6 +222,7 @@ class _Trainer:
         self.stopped_at: float | None = None
         self.last_checkpoint = self.seconds_before
         self.eval_call: Any = None
+        self.eval_clock = (0.0, False)  # when the running evaluation started, after the budget
         self.last_eval: str = ""
         self.worker_rss = (0.0, 0.0)
         try:
@@ -299,6 +316,10 @@ class _Trainer:
         self.stopped_at = self._elapsed()
         if self.eval_call is not None:
             self._finish_evaluation(wait=True)
+        if self._final_evaluation_due():
+            self._start_evaluation(after_budget=True)
+            if self.eval_call is not None:
+                self._finish_evaluation(wait=True)
         if self.window.start_seconds is not None:
             self.metrics.write(
                 self.window.record(self._elapsed(), self.buffer.size, self.worker_rss)
@@ -364,18 +385,36 @@ class _Trainer:
     # --- evaluation ---------------------------------------------------------------------
 
     def _evaluation_due(self, elapsed: float) -> bool:
-        config = self.config
+        """The first evaluation as soon as the network has trained, then on the grid."""
+        config, evaluated = self.config, self.state["evaluated"]
         return (
             config.eval_minutes > 0
             and self.eval_call is None
             and self.learner.steps > 0
-            and elapsed - self.state["last_eval_seconds"] >= config.eval_minutes * 60
-            and not any(e["step"] == self.learner.steps for e in self.state["evaluated"])
+            and (
+                not evaluated
+                or elapsed - self.state["last_eval_seconds"] >= config.eval_minutes * 60
+            )
+            and not any(e["step"] == self.learner.steps for e in evaluated)
         )
 
-    def _start_evaluation(self) -> None:
+    def _final_evaluation_due(self) -> bool:
+        """The budget is spent and the last evaluated network is not the last network nor one
+        of the last ``1 - FRESH_SHARE`` of the training time."""
+        if self.config.eval_minutes <= 0:
+            return False
+        evaluated = self.state["evaluated"]
+        if not evaluated:
+            return True
+        last = evaluated[-1]
+        return (
+            last["step"] != self.learner.steps and last["seconds"] < FRESH_SHARE * self._elapsed()
+        )
+
+    def _start_evaluation(self, after_budget: bool = False) -> None:
         config, state = self.config, self.state
         step = self.learner.steps
+        games = config.eval_games if state["evaluated"] else short_eval_games(config.eval_games)
         label = f"step-{step:07d}"
         path = self.run_dir.checkpoints / f"{label}.pt"
         save_checkpoint(path, self._checkpoint(training=False))
@@ -396,7 +435,7 @@ class _Trainer:
             weights=weights_of(self.model),
             previous=previous,
             budgets=tuple(state["budgets"]),
-            games=config.eval_games,
+            games=games,
             simulations=config.eval_simulations,
             c_puct=config.c_puct,
             opening_moves=OPENING_MOVES,
@@ -405,6 +444,10 @@ class _Trainer:
         interval = config.eval_minutes * 60  # on a fixed grid: no drift from late starts
         state["last_eval_seconds"] = entry["seconds"] // interval * interval
         self.eval_entry = entry
+        self.eval_clock = (time.monotonic(), after_budget)
+        if after_budget:
+            self.last_eval = f"final evaluation of {label} running ({games} games per opponent)"
+            self._write_line(final=True)
         self.eval_call = self.eval_actors.call(self.evaluator, "evaluate", task)
         if self.config.workers == 0:  # in the driver: it has run already
             self._finish_evaluation(wait=True)
@@ -433,6 +476,8 @@ class _Trainer:
                 "results": [r.to_json() for r in results],
                 "elo": elo,
                 "checkpoints": {e["label"]: e["seconds"] for e in state["evaluated"]},
+                "eval_seconds": round(time.monotonic() - self.eval_clock[0], 1),
+                "after_budget": self.eval_clock[1],
             }
         )
         best = max(
