@@ -100,6 +100,8 @@ def test_every_curve_has_visible_markers(points: int) -> None:
             assert len(line.get_xdata()) == points, name
             assert line.get_marker() not in (None, "", "None", " "), name
             assert line.get_markersize() > 0, name
+    low, high = panels(figure)["score"].get_ylim()
+    assert low < 0 and high > 1, "markers at a score of 0 or 1 are cut in half"
 
 
 def test_an_evaluation_without_a_finite_rating_says_so() -> None:

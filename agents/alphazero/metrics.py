@@ -200,7 +200,8 @@ def metrics_figure(records: list[dict[str, Any]], title: str = "") -> Any:
                 )
     for opponent, points in sorted(by_opponent.items(), key=lambda kv: mcts_budget(kv[0])):
         score.plot(*zip(*points, strict=True), label=opponent, **_MARKER)
-    score.set(title="score against pure UCT MCTS", xlabel="minutes", ylabel="score", ylim=(0, 1))
+    score.set(title="score against pure UCT MCTS", xlabel="minutes", ylabel="score")
+    score.set_ylim(-0.04, 1.04)  # whole markers at a score of 0 or 1
     if by_opponent:
         score.legend(fontsize=8)
     else:
