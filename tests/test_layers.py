@@ -111,7 +111,7 @@ def imports_of(source: str, path: Path) -> list[Import]:
 
 
 def upward_imports(layers: Layers, imports: list[Import]) -> list[str]:
-    """The imports that break the table, one line each (``path:line: a -> b ...``)."""
+    """The imports that break the table, one line each (``path:line: what reaches what``)."""
     problems = []
     for item in imports:
         source = unit_of(module_name(Path(item.path)))
