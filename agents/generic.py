@@ -1,6 +1,12 @@
-"""The search on third-party environments: copies of any two-player AEC env, walked in Python
-with the tree functions of :mod:`agents.tree` (the same tree, formulas and backup as the
-compiled loop of :mod:`agents.loop`)."""
+"""The search on third-party environments: the tree is walked by compiled code, the moves are
+played in Python on the cheapest faithful copy of the env (see :mod:`agents.positions`).
+
+A simulation descends the tree in one compiled call (:func:`descend`: the selection formulas
+of :mod:`agents.tree`, as in the compiled loop of :mod:`agents.loop`), plays the path's moves
+on a copy of the root, and at the leaf does in Python what needs the env: the end of the game,
+the legal moves of a new node, a random play-out or an evaluation; the value is backed up by
+the same compiled functions of :mod:`agents.tree` (MCTS-Solver proofs, RAVE's AMAF statistics).
+"""
 
 from __future__ import annotations
 
@@ -10,23 +16,22 @@ from typing import Any
 import numpy as np
 
 from agents import tree as search_tree
-from agents.envapi import (
-    clone_env,
-    copy_unchecked,
-    is_over,
-    observation_and_mask,
-    transparent_core,
-)
+from agents.envapi import clone_env, transparent_core
+from agents.positions import EnvCopyState, SimState, sim_state
+from agents.tree import I_COUNT, I_SOLVED, UNSOLVED, select_child
+from connectn_env.games.lib.jit import njit
 
-# ``evaluate(position) -> (priors over position.legal(), result for player 0)``
-Evaluate = Callable[["EnvPosition"], tuple[np.ndarray, float]]
+# ``evaluate(position) -> (priors over position.legal(), result for player 0)``; the position
+# is an :class:`agents.positions.EnvCopyState` (it has the env's ``observation()``)
+Evaluate = Callable[[EnvCopyState], tuple[np.ndarray, float]]
 
 
 class EnvPosition:
-    """A copy of any two-player AEC env; moves are made with ``step``.
+    """The root of a search on any two-player AEC env: a private copy of the env.
 
     Outer wrappers that change nothing for legal actions are left out of the copy (see
-    :func:`~agents.envapi.transparent_core`).
+    :func:`~agents.envapi.transparent_core`). :meth:`simulation_root` gives the position the
+    simulations copy.
     """
 
     def __init__(self, env: Any, *, verified: bool = False) -> None:
@@ -37,57 +42,53 @@ class EnvPosition:
             raise ValueError(
                 f"search agents need a two-player game, the env has agents {self.agents}"
             )
-        self.totals = [0.0, 0.0]
-        self.moves: list[int] = []
-        self.players: list[int] = []
+        self._roots: dict[bool, SimState] = {}
 
-    def copy(self) -> EnvPosition:
-        """An independent copy of the env in this position."""
-        other = object.__new__(EnvPosition)
-        other.env = copy_unchecked(self.env)
-        other.agents = self.agents
-        other.totals = list(self.totals)
-        other.moves = list(self.moves)
-        other.players = list(self.players)
-        return other
+    def simulation_root(self, *, observed: bool = False) -> SimState:
+        """The position simulations start from: the env's registered state adapter's (a pyspiel
+        state, a board), or with ``observed`` (an evaluator reads observations) a full copy."""
+        root = self._roots.get(observed)
+        if root is None:
+            root = EnvCopyState(self.env) if observed else sim_state(self.env)
+            self._roots[observed] = root
+        return root
 
     def player(self) -> int:
         """Index in ``possible_agents`` of the agent to move."""
         return self.agents.index(self.env.agent_selection)
 
-    def terminal_r0(self) -> float | None:
-        """Sign of player 0's minus player 1's reward since the root, once the game is over."""
-        if not is_over(self.env):
-            return None
-        return float(np.sign(self.totals[0] - self.totals[1]))
-
-    def legal(self) -> np.ndarray:
-        """Legal actions of the agent to move (int64)."""
-        mask = observation_and_mask(self.env, self.env.agent_selection)[1]
-        return np.flatnonzero(mask).astype(np.int64)
-
     def num_actions(self) -> int:
         """Size of the action space of the agent to move."""
         return int(self.env.action_space(self.env.agent_selection).n)
 
-    def step(self, action: int) -> None:
-        """Step the env and collect the rewards."""
-        self.players.append(self.player())
-        self.moves.append(int(action))
-        self.env.step(int(action))
-        for i, agent in enumerate(self.agents):
-            self.totals[i] += float(self.env.rewards.get(agent, 0.0))
 
-    def rollout(self, generator: np.random.Generator) -> float:
-        """Uniformly random moves to the end; the result for player 0."""
-        while (r0 := self.terminal_r0()) is None:
-            legal = self.legal()
-            self.step(int(legal[int(generator.random() * len(legal))]))
-        return r0
+@njit(cache=True)
+def descend(ints, floats, mode, exploration, rave_k, tuned, path, depth):
+    """Select from ``path[depth]`` down to a leaf (a proven node or one without children),
+    appending the nodes to ``path``; returns the new depth (at most ``len(path) - 1``: the
+    caller grows ``path`` and calls again if the walk is not over)."""
+    node = path[depth]
+    last = path.shape[0] - 1
+    while ints[node, I_SOLVED] == UNSOLVED and depth < last:
+        if ints[node, I_COUNT] == 0:
+            break
+        node = select_child(ints, floats, node, mode, exploration, rave_k, tuned)
+        depth += 1
+        path[depth] = node
+    return depth
 
-    def observation(self) -> Any:
-        """The env's observation of the agent to move."""
-        return self.env.observe(self.env.agent_selection)
+
+def _walk(ints, floats, path, mode, exploration, rave_k, tuned) -> tuple[np.ndarray, int]:
+    depth = descend(ints, floats, mode, exploration, rave_k, tuned, path, 0)
+    while depth == len(path) - 1:
+        node = path[depth]
+        if ints[node, search_tree.I_SOLVED] != search_tree.UNSOLVED:
+            break
+        if ints[node, search_tree.I_COUNT] == 0:
+            break
+        path = np.concatenate([path, np.zeros_like(path)])
+        depth = descend(ints, floats, mode, exploration, rave_k, tuned, path, depth)
+    return path, depth
 
 
 def generic_simulations(
@@ -112,13 +113,18 @@ def generic_simulations(
     UCB1-tuned selection (values backed up with their squares).
     """
     ints, floats, meta = tree
+    start = root.simulation_root(observed=evaluate is not None)
+    path = np.zeros(64, dtype=np.int64)
+    action_of = ints[:, search_tree.I_ACTION]
     for sim in range(count):
         if ints[0, search_tree.I_SOLVED] != search_tree.UNSOLVED:
             return sim
-        position = root.copy()
-        node = 0
-        path = [0]
-        while True:
+        path, depth = _walk(ints, floats, path, mode, exploration, rave_k, tuned)
+        position = start.copy()
+        for d in range(1, depth + 1):
+            position.step(int(action_of[path[d]]))
+        node = int(path[depth])
+        while True:  # at the leaf; twice at most (a new node, then its first child)
             if ints[node, search_tree.I_SOLVED] != search_tree.UNSOLVED:
                 r0 = search_tree.solved_r0(ints, node)
                 break
@@ -126,27 +132,29 @@ def generic_simulations(
             if r0 is not None:
                 search_tree.mark_terminal(ints, node, r0)
                 break
-            if ints[node, search_tree.I_COUNT] == 0:
-                if evaluate is None and node != 0 and ints[node, search_tree.I_VISITS] == 0:
-                    r0 = position.rollout(generator)
-                    break
-                actions = position.legal()
-                if evaluate is None:
-                    priors, r0 = np.full(len(actions), 1.0 / len(actions)), None
-                else:
-                    priors, r0 = evaluate(position)
-                search_tree.shuffle_together(actions, priors, len(actions), rng)
-                expanded = search_tree.expand(
-                    ints, floats, meta, node, position.player(), actions, priors, len(actions)
-                )
-                if r0 is not None:
-                    break
-                if not expanded:
-                    r0 = position.rollout(generator)
-                    break
+            if evaluate is None and node != 0 and ints[node, search_tree.I_VISITS] == 0:
+                r0 = position.rollout(generator)
+                break
+            actions = position.legal()
+            if evaluate is None:
+                priors, r0 = np.full(len(actions), 1.0 / len(actions)), None
+            else:
+                priors, r0 = evaluate(position)
+            search_tree.shuffle_together(actions, priors, len(actions), rng)
+            expanded = search_tree.expand(
+                ints, floats, meta, node, position.player(), actions, priors, len(actions)
+            )
+            if r0 is not None:
+                break
+            if not expanded:
+                r0 = position.rollout(generator)
+                break
             node = search_tree.select_child(ints, floats, node, mode, exploration, rave_k, tuned)
             position.step(int(ints[node, search_tree.I_ACTION]))
-            path.append(node)
+            depth += 1
+            if depth == len(path):
+                path = np.concatenate([path, np.zeros_like(path)])
+            path[depth] = node
         if tuned:
             search_tree.backup_tuned(ints, floats, node, r0)
         else:
@@ -154,11 +162,10 @@ def generic_simulations(
         if mode == search_tree.MODE_RAVE:
             moves = np.asarray(position.moves, dtype=np.int64)
             players = np.asarray(position.players, dtype=np.int64)
-            nodes = np.asarray(path, dtype=np.int64)
             search_tree.rave_update(
-                ints, floats, meta, stamp, nodes, len(path) - 1, moves, players, 0, len(moves), r0
+                ints, floats, meta, stamp, path, depth, moves, players, 0, len(moves), r0
             )
     return count
 
 
-__all__ = ["EnvPosition", "Evaluate", "generic_simulations"]
+__all__ = ["EnvPosition", "Evaluate", "descend", "generic_simulations"]

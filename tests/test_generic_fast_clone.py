@@ -1,0 +1,130 @@
+"""The generic search's state adapters (agents.positions) are move-by-move the full env copy:
+legal actions, player to move, end of game and result at every step of random games, from
+roots in the middle of games; and a search on them visits exactly what a search on full
+copies visits."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.classic import connect_four_v3, tictactoe_v3
+from shimmy import OpenSpielCompatibilityV0
+
+from agents import MCTSAgent
+from agents.envapi import clone_env, transparent_core
+from agents.positions import (
+    BoardState,
+    EnvCopyState,
+    SpielState,
+    full_copies_only,
+    register_state_adapter,
+    sim_state,
+)
+
+ENVS = {
+    "tictactoe_v3": (tictactoe_v3.env, BoardState),
+    "connect_four_v3": (connect_four_v3.env, BoardState),
+    "spiel_tic_tac_toe": (lambda: OpenSpielCompatibilityV0(game_name="tic_tac_toe"), SpielState),
+    "spiel_connect_four": (lambda: OpenSpielCompatibilityV0(game_name="connect_four"), SpielState),
+    "spiel_nim": (lambda: OpenSpielCompatibilityV0(game_name="nim"), SpielState),
+}
+
+
+def _env_after(name: str, moves: int, generator: np.random.Generator):
+    """The env of ``name`` after up to ``moves`` random moves, stopping one move before the
+    end (a search root is never over)."""
+    env = ENVS[name][0]()
+    env.reset()
+    for _ in range(moves):
+        probe = EnvCopyState(clone_env(transparent_core(env)))
+        legal = probe.legal()
+        probe.step(int(legal[0]))
+        if probe.terminal_r0() is not None:
+            break
+        env.step(int(generator.choice(legal)))
+    return env
+
+
+@pytest.mark.parametrize("name", sorted(ENVS))
+def test_adapter_equals_full_copy_move_by_move(name):
+    generator = np.random.default_rng(7)
+    games = 0
+    for game in range(40):
+        env = _env_after(name, game % 6, generator)
+        core = transparent_core(env)
+        fast, full = sim_state(clone_env(core)), EnvCopyState(clone_env(core))
+        assert type(fast) is ENVS[name][1]
+        fast = fast.copy()  # the copy is what the search steps
+        while True:
+            assert fast.terminal_r0() == full.terminal_r0()
+            if full.terminal_r0() is not None:
+                break
+            assert fast.player() == full.player()
+            legal = full.legal()
+            np.testing.assert_array_equal(fast.legal(), legal)
+            action = int(generator.choice(legal))
+            fast.step(action)
+            full.step(action)
+        assert fast.moves == full.moves and fast.players == full.players
+        games += 1
+    assert games == 40
+
+
+@pytest.mark.parametrize("name", sorted(ENVS))
+def test_rollouts_equal_full_copy(name):
+    env = _env_after(name, 2, np.random.default_rng(1))
+    core = transparent_core(env)
+    for seed in range(20):
+        fast = sim_state(clone_env(core)).copy()
+        full = EnvCopyState(clone_env(core))
+        r_fast = fast.rollout(np.random.default_rng(seed))
+        r_full = full.rollout(np.random.default_rng(seed))
+        assert (r_fast, fast.moves, fast.players) == (r_full, full.moves, full.players)
+
+
+@pytest.mark.parametrize("name", ["tictactoe_v3", "spiel_nim", "spiel_connect_four"])
+@pytest.mark.parametrize(
+    "options", [{"preset": "uct"}, {"rave": True}, {"selection": "ucb1-tuned"}]
+)
+def test_search_on_adapter_visits_what_full_copies_visit(name, options):
+    env = _env_after(name, 1, np.random.default_rng(3))
+    fast = MCTSAgent(simulations=300, seed=5, reuse_tree=False, **options).search(env)
+    with full_copies_only():
+        full = MCTSAgent(simulations=300, seed=5, reuse_tree=False, **options).search(env)
+    np.testing.assert_array_equal(fast.visits, full.visits)
+    assert fast.action == full.action
+
+
+def test_full_copies_only_and_registry():
+    env = tictactoe_v3.env()
+    env.reset()
+    core = clone_env(transparent_core(env))
+    with full_copies_only():
+        assert type(sim_state(core)) is EnvCopyState
+    assert type(sim_state(core)) is BoardState
+    with pytest.raises(TypeError, match="env_type must be a class"):
+        register_state_adapter("raw_env", lambda env: None)
+    with pytest.raises(TypeError, match="adapter must be callable"):
+        register_state_adapter(type(core), None)
+
+
+def test_adapter_declines_chance_games():
+    env = OpenSpielCompatibilityV0(game_name="pig")  # dice: chance nodes, more than 2 players ok
+    env.reset(seed=0)
+    assert type(sim_state(clone_env(transparent_core(env)))) is EnvCopyState
+
+
+def test_walk_grows_its_path_past_the_first_size():
+    from agents import tree as search_tree
+    from agents.generic import _walk
+
+    ints, floats, meta = search_tree.new_tree(300)
+    search_tree.tree_reset(ints, floats, meta, 0)
+    node = 0
+    for level in range(150):  # a chain: one child per node
+        one = np.array([level % 3], dtype=np.int64)
+        assert search_tree.expand(ints, floats, meta, node, level % 2, one, np.ones(1), 1)
+        node = int(ints[node, search_tree.I_FIRST])
+    path, depth = _walk(ints, floats, np.zeros(4, dtype=np.int64), 0, 1.4, 1.0, False)
+    assert depth == 150 and path[depth] == node
+    np.testing.assert_array_equal(path[1 : depth + 1], np.arange(1, 151))
