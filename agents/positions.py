@@ -247,20 +247,28 @@ def _ttt_play(cells: list[int], player: int, action: int) -> float | None:
     return 0.0 if 0 not in cells else None
 
 
-def _c4_lines() -> list[list[list[int]]]:
-    """For each of Connect Four's 42 cells (row-major from the top, 7 columns), the 4-cell
-    windows through it."""
-    windows = []
+def _c4_rays() -> list[list[tuple[list[int], list[int]]]]:
+    """For each of Connect Four's 42 cells (row-major from the top, 7 columns) and each of the
+    four directions, the cells up to 3 steps away on either side."""
+    rays = []
     for r in range(6):
         for c in range(7):
+            per_cell = []
             for dr, dc in ((0, 1), (1, 0), (1, 1), (-1, 1)):
-                cells = [(r + k * dr, c + k * dc) for k in range(4)]
-                if all(0 <= rr < 6 and 0 <= cc < 7 for rr, cc in cells):
-                    windows.append([rr * 7 + cc for rr, cc in cells])
-    return [[w for w in windows if cell in w] for cell in range(42)]
+                sides = []
+                for sign in (1, -1):
+                    side = []
+                    for k in range(1, 4):
+                        rr, cc = r + sign * k * dr, c + sign * k * dc
+                        if 0 <= rr < 6 and 0 <= cc < 7:
+                            side.append(rr * 7 + cc)
+                    sides.append(side)
+                per_cell.append((sides[0], sides[1]))
+            rays.append(per_cell)
+    return rays
 
 
-_C4_LINES = _c4_lines()
+_C4_RAYS = _c4_rays()
 
 
 def _c4_legal(cells: list[int]) -> list[int]:
@@ -269,17 +277,26 @@ def _c4_legal(cells: list[int]) -> list[int]:
 
 def _c4_play(cells: list[int], player: int, action: int) -> float | None:
     """PettingZoo ``connect_four_v3``: the piece drops to the lowest empty cell of the column;
-    four of the mover's pieces in a row win (through the new piece, as the game stops at the
-    first four), a full board draws."""
+    four of the mover's pieces in a row win (a line through the new piece, as the game stops at
+    the first four), a full board (its top row filled by this move) draws."""
     mark = player + 1
     cell = action + 35
     while cells[cell] != 0:
         cell -= 7
     cells[cell] = mark
-    for window in _C4_LINES[cell]:
-        if all(cells[i] == mark for i in window):
+    for forward, backward in _C4_RAYS[cell]:
+        run = 1
+        for i in forward:
+            if cells[i] != mark:
+                break
+            run += 1
+        for i in backward:
+            if cells[i] != mark:
+                break
+            run += 1
+        if run >= 4:
             return 1.0 if player == 0 else -1.0
-    return 0.0 if 0 not in cells[:7] else None
+    return 0.0 if cell < 7 and 0 not in cells[:7] else None
 
 
 _TTT_RULES = BoardRules(_ttt_legal, _ttt_play)
