@@ -350,7 +350,7 @@ def openspiel_state(env: Any) -> SimState | None:
 
 StateAdapter = Callable[[Any], "SimState | None"]
 
-# "module.ClassName" of an env -> its adapter (looked up along the env type's MRO)
+# "module.ClassName" of an env's exact type -> its adapter
 _ADAPTERS: dict[str, StateAdapter] = {
     "shimmy.openspiel_compatibility.OpenSpielCompatibilityV0": openspiel_state,
     "pettingzoo.classic.tictactoe.tictactoe.raw_env": tictactoe_state,
@@ -359,8 +359,9 @@ _ADAPTERS: dict[str, StateAdapter] = {
 
 
 def register_state_adapter(env_type: type, adapter: StateAdapter) -> None:
-    """Use ``adapter(env) -> SimState | None`` for envs of ``env_type`` (and its subclasses)
-    in the generic search; None from the adapter means "use the full copy".
+    """Use ``adapter(env) -> SimState | None`` for envs of exactly ``env_type`` (a subclass
+    may change the rules: it needs its own) in the generic search; None from the adapter means
+    "use the full copy".
 
     Raises:
         TypeError: ``env_type`` is not a class or ``adapter`` is not callable.
@@ -387,14 +388,10 @@ def full_copies_only() -> Iterator[None]:
 def sim_state(env: Any) -> SimState:
     """The cheapest faithful position of ``env`` (already a private copy; outer transparent
     wrappers removed): its registered adapter's, else the full copy."""
-    for cls in type(env).__mro__:
-        adapter = _ADAPTERS.get(f"{cls.__module__}.{cls.__qualname__}")
-        if adapter is not None:
-            state = adapter(env)
-            if state is not None:
-                return state
-            break
-    return EnvCopyState(env)
+    cls = type(env)
+    adapter = _ADAPTERS.get(f"{cls.__module__}.{cls.__qualname__}")
+    state = adapter(env) if adapter is not None else None
+    return EnvCopyState(env) if state is None else state
 
 
 __all__ = [

@@ -19,6 +19,7 @@ from agents.positions import (
     full_copies_only,
     register_state_adapter,
     sim_state,
+    tictactoe_state,
 )
 
 ENVS = {
@@ -128,3 +129,35 @@ def test_walk_grows_its_path_past_the_first_size():
     path, depth = _walk(ints, floats, np.zeros(4, dtype=np.int64), 0, 1.4, 1.0, False)
     assert depth == 150 and path[depth] == node
     np.testing.assert_array_equal(path[1 : depth + 1], np.arange(1, 151))
+
+
+def test_a_subclass_gets_the_full_copy_unless_registered(monkeypatch):
+    import agents.positions
+
+    monkeypatch.setattr(agents.positions, "_ADAPTERS", dict(agents.positions._ADAPTERS))
+
+    class Variant(type(transparent_core(tictactoe_v3.env()))):  # may change the rules
+        pass
+
+    env = Variant()
+    env.reset()
+    assert type(sim_state(env)) is EnvCopyState
+    register_state_adapter(Variant, tictactoe_state)
+    assert type(sim_state(env)) is BoardState
+
+
+def test_simulations_on_an_adapter_copy_no_env(monkeypatch):
+    import agents.positions
+
+    copies = []
+    real = agents.positions.copy_unchecked
+    monkeypatch.setattr(
+        agents.positions, "copy_unchecked", lambda env: copies.append(1) or real(env)
+    )
+    env = OpenSpielCompatibilityV0(game_name="connect_four")
+    env.reset()
+    MCTSAgent(simulations=200, seed=0, reuse_tree=False, preset="uct").search(env)
+    assert copies == []
+    with full_copies_only():
+        MCTSAgent(simulations=200, seed=0, reuse_tree=False, preset="uct").search(env)
+    assert len(copies) >= 200
