@@ -4,9 +4,12 @@ training runs (resume, reproducibility, worker processes, bad input), the comman
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +29,12 @@ from agents.alphazero import (  # noqa: E402
     resume_config,
     train,
 )
-from agents.alphazero.checkpoint import Checkpoint, save_checkpoint  # noqa: E402
+from agents.alphazero.checkpoint import (  # noqa: E402
+    DIGEST_KEY,
+    Checkpoint,
+    content_digest,
+    save_checkpoint,
+)
 from agents.alphazero.learner import Learner, losses  # noqa: E402
 from agents.alphazero.network import NetworkSpec, PolicyValueNet, encode  # noqa: E402
 from agents.alphazero.replay import Batch, ReplayBuffer, SymmetryTable  # noqa: E402
@@ -259,6 +267,90 @@ def test_checkpoints_round_trip_and_refuse_bad_files(trained, tmp_path) -> None:
     with pytest.raises(CheckpointError, match=r"trained on tictactoe, not on connect_four"):
         load_checkpoint(trained / "best.pt", GameConfig("connect_four"))
     assert issubclass(CheckpointError, ValueError)
+
+
+def _weight_data_offsets(raw: bytes) -> np.ndarray:
+    """The offsets of every byte of the tensors' data in a ``torch.save`` zip (stored, not
+    compressed: each record's bytes follow its 30-byte local header, name and extra field)."""
+    spans = []
+    with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+        for info in archive.infolist():
+            if "/data/" in info.filename:
+                assert info.compress_type == zipfile.ZIP_STORED
+                header = raw[info.header_offset : info.header_offset + 30]
+                name, extra = (int.from_bytes(header[i : i + 2], "little") for i in (26, 28))
+                start = info.header_offset + 30 + name + extra
+                spans.append(np.arange(start, start + info.file_size))
+    return np.concatenate(spans)
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal values of equal types, tensors bit for bit with their dtype and shape."""
+    if isinstance(a, torch.Tensor):
+        return (
+            isinstance(b, torch.Tensor)
+            and (a.dtype, a.shape) == (b.dtype, b.shape)
+            and torch.equal(a.reshape(-1).view(torch.uint8), b.reshape(-1).view(torch.uint8))
+        )
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple):
+        return type(a) is type(b) and len(a) == len(b) and all(map(_same, a, b))
+    return type(a) is type(b) and a == b
+
+
+def test_a_flipped_byte_in_a_checkpoint_never_loads_silently(trained, tmp_path) -> None:
+    """torch's zip reader checks no CRCs: every flip in the weight (and optimizer) data is
+    refused by the digest; a flip anywhere else is refused too, or changes nothing loaded."""
+    raw = (trained / "latest.pt").read_bytes()
+    original = torch.load(io.BytesIO(raw), weights_only=True)
+    path = tmp_path / "latest.pt"
+    where = re.escape(str(path))
+    data = _weight_data_offsets(raw)
+    assert len(data) > len(raw) // 2
+    flips = data[np.linspace(0, len(data) - 1, 60).astype(int)]
+    for offset in flips:
+        damaged = bytearray(raw)
+        damaged[offset] ^= 0x01
+        path.write_bytes(damaged)
+        with pytest.raises(CheckpointError, match=rf"^{where}: damaged: its contents do not m"):
+            load_checkpoint(path)
+    for offset in np.linspace(0, len(raw) - 1, 120).astype(int):
+        damaged = bytearray(raw)
+        damaged[offset] ^= 0x10
+        path.write_bytes(damaged)
+        try:
+            load_checkpoint(path)
+        except CheckpointError as error:
+            assert str(error).startswith(f"{path}: "), error
+            continue
+        # a zip header field, padding or location tag that torch does not use
+        assert offset not in data, offset
+        assert _same(torch.load(path, "cpu", weights_only=True), original), offset
+
+
+def test_checkpoints_without_a_digest_load_and_edited_ones_do_not(trained, tmp_path) -> None:
+    data = torch.load(trained / "latest.pt", weights_only=True)
+    assert data["version"] == 2 and data[DIGEST_KEY] == content_digest(data)
+    path = tmp_path / "edited.pt"
+    cases = {
+        "an edited count": {**data, "progress": {**data["progress"], "step": 10**6}},
+        "version 2 without its digest": {k: v for k, v in data.items() if k != DIGEST_KEY},
+        "a digest claimed by version 1": {**data, "version": 1},
+        "a digest that is not text": {**data, DIGEST_KEY: torch.zeros(3)},
+    }
+    for edited in cases.values():
+        torch.save(edited, path)
+        with pytest.raises(CheckpointError, match=rf"^{re.escape(str(path))}: damaged: "):
+            load_checkpoint(path)
+    torch.save({**data, "version": True}, path)
+    with pytest.raises(CheckpointError, match=r"checkpoint version True; this version reads 1"):
+        load_checkpoint(path)
+    old = {k: v for k, v in data.items() if k != DIGEST_KEY} | {"version": 1}
+    torch.save(old, path)  # as checkpoints were written before they carried a digest
+    assert _same(load_checkpoint(path).model, load_checkpoint(trained / "latest.pt").model)
+    with pytest.raises(TypeError, match="a checkpoint holds no set values"):
+        content_digest({"model": {1, 2}})
 
 
 def test_the_agent_plays_legal_moves_and_refuses_another_game(trained) -> None:

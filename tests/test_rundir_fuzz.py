@@ -25,7 +25,12 @@ torch = pytest.importorskip(
 )
 
 from agents.alphazero import TrainConfig, load_checkpoint, train  # noqa: E402
-from agents.alphazero.checkpoint import Checkpoint, save_checkpoint  # noqa: E402
+from agents.alphazero.checkpoint import (  # noqa: E402
+    DIGEST_KEY,
+    Checkpoint,
+    content_digest,
+    save_checkpoint,
+)
 from agents.alphazero.network import NetworkSpec, PolicyValueNet  # noqa: E402
 from agents.alphazero.rundir import RunDirectory  # noqa: E402
 from connectn_env.cli import main  # noqa: E402
@@ -82,9 +87,22 @@ def _edit_run_file(path: Path, change: Callable[[dict], object]) -> None:
 
 
 def _edit_checkpoint(path: Path, change: Callable[[dict], object]) -> None:
+    """Change a checkpoint's entries and store the digest of the new ones (a crafted file,
+    which the checks behind the digest must refuse)."""
     data = torch.load(path, weights_only=True)
     change(data)
+    data[DIGEST_KEY] = content_digest(data)
     torch.save(data, path)
+
+
+def _flip_weight_byte(path: Path) -> None:
+    """Flip a byte in the middle of the checkpoint's largest tensor (torch checks no CRCs)."""
+    raw = bytearray(path.read_bytes())
+    weights = torch.load(path, weights_only=True)["model"]
+    largest = max(weights.values(), key=torch.Tensor.numel).numpy().tobytes()
+    middle = raw.index(largest) + len(largest) // 2
+    raw[middle] ^= 0x01
+    path.write_bytes(raw)
 
 
 def _edit_state(path: Path, key: str, value: object) -> None:
@@ -145,6 +163,7 @@ WRONG_TYPES: dict[str, dict[str, Callable[[Path], object]]] = {
         ),
         "another network's optimizer": lambda p: _edit_checkpoint(p, _other_optimizer),
         "a text optimizer": lambda p: _edit_checkpoint(p, lambda d: d.update(optimizer="adam")),
+        "a flipped byte in its weights": _flip_weight_byte,
     },
     "best.pt": {
         "a Connect Four network": lambda p: save_checkpoint(p, _network("connect_four", 4)),
@@ -152,6 +171,7 @@ WRONG_TYPES: dict[str, dict[str, Callable[[Path], object]]] = {
         "a network of a million channels (no allocation)": lambda p: _edit_checkpoint(
             p, lambda d: d["network"].update(channels=10**6)
         ),
+        "a flipped byte in its weights": _flip_weight_byte,
     },
     "buffer.npz": {
         "object arrays": lambda p: _edit_buffer(p, _object_array),
@@ -183,6 +203,7 @@ WRONG_TYPES: dict[str, dict[str, Callable[[Path], object]]] = {
     FIRST_STEP: {
         "a Connect Four network": lambda p: save_checkpoint(p, _network("connect_four", 4)),
         "a wider network": lambda p: save_checkpoint(p, _network("tictactoe", 8)),
+        "a flipped byte in its weights": _flip_weight_byte,
     },
 }
 # damage after which the run can and does resume: the lock's and the plots' content is
@@ -304,6 +325,8 @@ def test_a_damaged_run_file_stops_the_resume_and_changes_nothing(
     assert err.startswith(prefix) and err.count("\n") == 1, err
     assert err[len(prefix) :].startswith(str(out)), err  # "FILE: what is wrong"
     assert str(path) in err, err
+    # a flipped byte is found by the digest; a crafted file (digest stored) by the checks
+    assert ("do not match the checksum" in err) == ("flipped" in variant), err
     assert _snapshot(out) == before
     if (out / ".lock").is_file():  # the lock was given back
         run = RunDirectory(out)
@@ -326,6 +349,20 @@ def test_a_harmless_damage_resumes(small_run, tmp_path, capsys, damage: str) -> 
     if damage == "truncated":  # the records before the cut are kept, the torn one dropped
         assert records == original[: len(records)] and len(records) < len(original)
     assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_run_saved_before_checkpoints_had_a_digest_resumes(small_run, tmp_path, capsys):
+    """Version 1 checkpoints (no digest) are read unchecked; the resumed run writes version 2."""
+    out = tmp_path / "run"
+    shutil.copytree(small_run, out)
+    for path in [out / "latest.pt", out / "best.pt", *(out / "checkpoints").iterdir()]:
+        data = torch.load(path, weights_only=True)
+        del data[DIGEST_KEY]
+        torch.save({**data, "version": 1}, path)
+    code, err = _resume(out, capsys)
+    assert code == 0, err
+    data = torch.load(out / "latest.pt", weights_only=True)
+    assert data["version"] == 2 and data[DIGEST_KEY] == content_digest(data)
 
 
 def test_loading_an_object_array_runs_no_pickle(small_run, tmp_path, monkeypatch) -> None:

@@ -3,13 +3,24 @@ plain data (state dicts, numbers, strings) and read with ``torch.load(weights_on
 no pickled objects, so loading a file runs no code from it.
 
 Every file holds ``{"format", "version", "game": {"name", "params"}, "network": NetworkSpec
-data, "model": state dict}``; a training checkpoint (``latest.pt``) also holds the optimizer's
-state dict, the training config and the run's progress.
+data, "model": state dict, "sha256"}``; a training checkpoint (``latest.pt``) also holds the
+optimizer's state dict, the training config and the run's progress.
+
+``sha256`` is the digest of every other entry as loaded (each tensor's dtype, shape and raw
+bytes, every number and string, dict keys in a fixed order): torch's zip reader checks no
+CRCs, so a flipped byte in the weight data would otherwise load as other weights. A digest of
+what is loaded, rather than of the serialized bytes, covers everything the file gives its
+reader, whatever torch's zip layout; damage to the rest (zip headers) either stops
+``torch.load`` or changes nothing loaded. Version 1 files, written before the digest, have
+none and still load unchecked; a version 2 file must have one, and a digest found in any file
+is checked, so no single flip turns a checked file into an unchecked one.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,12 +40,15 @@ __all__ = [
     "MAX_CHECKPOINT_BYTES",
     "Checkpoint",
     "CheckpointError",
+    "content_digest",
     "load_checkpoint",
     "save_checkpoint",
 ]
 
 FORMAT = "connectn-alphazero"
-VERSION = 1
+VERSION = 2
+UNCHECKED_VERSION = 1  # written before checkpoints carried a digest: read without one
+DIGEST_KEY = "sha256"
 MAX_CHECKPOINT_BYTES = 2 * 2**30  # a 20-block, 256-channel network with its optimizer: 0.3 GiB
 
 
@@ -100,21 +114,25 @@ def save_checkpoint(path: str | Path, checkpoint: Checkpoint) -> None:
         data["optimizer"] = checkpoint.optimizer
     if checkpoint.config is not None:
         data["config"] = checkpoint.config
+    data[DIGEST_KEY] = content_digest(data)
     stream = io.BytesIO()
     torch.save(data, stream)
     write_bytes_atomically(path, stream.getbuffer())
 
 
 def load_checkpoint(path: str | Path, game: BoardGame | GameConfig | None = None) -> Checkpoint:
-    """Read a checkpoint file (``torch.load(weights_only=True)``), on the CPU.
+    """Read a checkpoint file (``torch.load(weights_only=True)``), on the CPU, checking its
+    digest before anything else is read from it (a version 1 file, saved before checkpoints
+    carried one, is read unchecked).
 
     Args:
         path: The file.
         game: If given, the checkpoint must be for this game (and board size).
 
     Raises:
-        CheckpointError: the file is missing, unreadable, not a checkpoint of this suite, or
-            for another game than ``game``; the message names the file.
+        CheckpointError: the file is missing, unreadable, not a checkpoint of this suite,
+            damaged (its contents unlike its digest), or for another game than ``game``; the
+            message names the file.
     """
     path = Path(path)
     try:
@@ -130,10 +148,7 @@ def load_checkpoint(path: str | Path, game: BoardGame | GameConfig | None = None
         raise CheckpointError(f"{path}: cannot read checkpoint: {_torch_error(error)}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CheckpointError(f"{path}: not a connectn AlphaZero checkpoint")
-    if data.get("version") != VERSION:
-        raise CheckpointError(
-            f"{path}: checkpoint version {data.get('version')!r}; this version reads {VERSION}"
-        )
+    _check_digest(path, data)
     try:
         info = data["game"]
         game_config = GameConfig(info["name"], dict(info["params"]))
@@ -152,6 +167,77 @@ def load_checkpoint(path: str | Path, game: BoardGame | GameConfig | None = None
     if game is not None:
         checkpoint.check_game(game)
     return checkpoint
+
+
+def content_digest(data: dict[str, Any]) -> str:
+    """The SHA-256 (hex) of a checkpoint's entries other than its digest, as
+    :func:`save_checkpoint` stores it: each tensor's dtype, shape and raw bytes, every number,
+    string and container, dict keys sorted, each value tagged with its type and length.
+
+    Raises:
+        TypeError: ``data`` holds a value other than tensors, numbers, strings, None, lists,
+            tuples and dicts.
+    """
+    hasher = hashlib.sha256()
+    _feed(hasher, {key: value for key, value in data.items() if key != DIGEST_KEY})
+    return hasher.hexdigest()
+
+
+def _feed(hasher: Any, value: Any) -> None:
+    """Hash ``value`` unambiguously: a type tag, then a length or fixed-size encoding."""
+
+    def chunk(tag: bytes, payload: bytes | memoryview) -> None:
+        hasher.update(tag + struct.pack("<Q", len(payload)))
+        hasher.update(payload)
+
+    if value is None:
+        chunk(b"N", b"")
+    elif isinstance(value, bool):
+        chunk(b"B", bytes([value]))
+    elif isinstance(value, int):
+        chunk(b"I", hex(value).encode())  # no int-string limit
+    elif isinstance(value, float):
+        chunk(b"F", struct.pack("<d", value))
+    elif isinstance(value, str):
+        chunk(b"S", value.encode("utf-8", "surrogatepass"))
+    elif isinstance(value, torch.Tensor):
+        flat = value.detach().cpu().contiguous().reshape(-1)
+        chunk(b"T", f"{value.dtype}{tuple(value.shape)}".encode())
+        hasher.update(memoryview(flat.view(torch.uint8).numpy()))
+    elif isinstance(value, list | tuple):
+        chunk(b"L" if isinstance(value, list) else b"U", struct.pack("<Q", len(value)))
+        for item in value:
+            _feed(hasher, item)
+    elif isinstance(value, dict):
+        chunk(b"D", struct.pack("<Q", len(value)))
+        for key in sorted(value, key=lambda k: (type(k).__name__, repr(k))):
+            _feed(hasher, key)
+            _feed(hasher, value[key])
+    else:
+        raise TypeError(f"a checkpoint holds no {type(value).__name__} values")
+
+
+def _check_digest(path: Path, data: dict[str, Any]) -> None:
+    """Refuse a file of another version, or whose entries do not hash to its digest."""
+    version = data.get("version")
+    if type(version) is not int or version not in (UNCHECKED_VERSION, VERSION):
+        raise CheckpointError(
+            f"{path}: checkpoint version {version!r:.40}; this version reads "
+            f"{UNCHECKED_VERSION} and {VERSION}"
+        )
+    stored = data.get(DIGEST_KEY)
+    if stored is None:
+        if version == UNCHECKED_VERSION:
+            return
+        raise CheckpointError(f"{path}: damaged: it has no checksum, as version {VERSION} has")
+    try:
+        matches = isinstance(stored, str) and stored == content_digest(data)
+    except (TypeError, RecursionError):  # a value no checkpoint is saved with
+        matches = False
+    if not matches:
+        raise CheckpointError(
+            f"{path}: damaged: its contents do not match the checksum it was saved with"
+        )
 
 
 def _network_spec(data: Any, game: GameConfig) -> NetworkSpec:

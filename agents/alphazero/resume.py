@@ -6,9 +6,10 @@ What is checked: ``latest.pt`` is a training checkpoint of this game with the ne
 ``run.json`` (its optimizer state fits the network, its progress entries are the run's
 counters), ``buffer.npz`` is a replay buffer of this game (:meth:`ReplayBuffer.load`),
 ``metrics.jsonl`` holds records (:func:`read_metrics`), and ``best.pt`` and every evaluated
-network in ``checkpoints/`` are checkpoints of this game and network. The kinds of the files
-the run only writes (``plots.png``, ``checkpoints/``) are checked by
-:meth:`RunDirectory.check`.
+network in ``checkpoints/`` are checkpoints of this game and network, each matching the
+digest it was saved with (:func:`load_checkpoint`; a run saved before checkpoints carried one
+resumes unchecked). The kinds of the files the run only writes (``plots.png``,
+``checkpoints/``) are checked by :meth:`RunDirectory.check`.
 """
 
 from __future__ import annotations
