@@ -124,7 +124,12 @@ def tree_reset(ints, floats, meta, player):
     ints[0, I_PLAYER] = player
 
 
-@njit(cache=True)
+# The functions of the search loop's walk, backup and expansion are inlined into the loop
+# (``inline="always"``: typed inside their caller, not compiled as functions of their own):
+# each separately compiled function costs its own numba pipeline, optimisation and machine
+# code on first use, 8% of Connect Four's cold first move for these, and the search runs as
+# fast either way. Called from Python they compile as usual.
+@njit(cache=True, inline="always")
 def shuffle_together(actions, priors, count, rng):
     """Shuffle ``actions[:count]`` and ``priors[:count]`` with the same permutation."""
     for i in range(count - 1, 0, -1):
@@ -137,7 +142,7 @@ def shuffle_together(actions, priors, count, rng):
         priors[j] = p
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def expand(ints, floats, meta, node, player, actions, priors, count):
     """Give ``node`` (``player`` to move) one child per action; False if the tree is full."""
     ints[node, I_PLAYER] = player
@@ -240,7 +245,7 @@ def select_child(ints, floats, node, mode, exploration, rave_equivalence, tuned=
     return first if best == -1 else best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def open_child(ints, floats, node, exploration):
     """The unsolved child of ``node`` to search (UCT; unvisited ones first), or -1."""
     first = ints[node, I_FIRST]
@@ -259,7 +264,7 @@ def open_child(ints, floats, node, exploration):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mover_of(ints, node):
     """The player who made the move into ``node`` (for the root: the opponent of its player)."""
     parent = ints[node, I_PARENT]
@@ -268,7 +273,7 @@ def mover_of(ints, node):
     return ints[parent, I_PLAYER]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def backup(ints, floats, node, r0):
     """Add one visit with result ``r0`` (for player 0) to ``node`` and its ancestors."""
     while node >= 0:
@@ -282,7 +287,7 @@ def backup(ints, floats, node, r0):
         node = parent
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def backup_tuned(ints, floats, node, r0):
     """:func:`backup` that also keeps the sum of squared values (for UCB1-tuned)."""
     backup(ints, floats, node, r0)
@@ -292,7 +297,7 @@ def backup_tuned(ints, floats, node, r0):
         node = ints[node, I_PARENT]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def solved_r0(ints, node):
     """The exact result for player 0 of a solved node."""
     status = ints[node, I_SOLVED]
@@ -302,7 +307,7 @@ def solved_r0(ints, node):
     return value if mover_of(ints, node) == 0 else -value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _status_of_children(ints, node):
     """``(status, plies)`` of ``node`` for the player to move there, from its children: the
     solver status and the plies to the end of the proven line (the fastest win among the
@@ -337,7 +342,7 @@ def _status_of_children(ints, node):
     return LOSS, loss + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mark_terminal(ints, node, r0):
     """Record a terminal ``node`` with result ``r0`` and propagate proofs (and the length of
     the proven lines) to its ancestors."""
@@ -346,7 +351,7 @@ def mark_terminal(ints, node, r0):
     mark_proven(ints, node, WIN if value > 0 else (LOSS if value < 0 else DRAW), 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mark_proven(ints, node, status, plies):
     """Record that ``node`` is proven (``status`` for its mover, ``plies`` to the end of the
     proven line) and propagate proofs to its ancestors."""
@@ -364,7 +369,7 @@ def mark_proven(ints, node, status, plies):
         node = ints[node, I_PARENT]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rave_update(ints, floats, meta, stamp, path, depth, moves, players, start, end, r0):
     """AMAF update after one simulation.
 
