@@ -53,7 +53,7 @@ import numpy as np
 from connectn_env.arena.tournament import MAX_MOVE_TIMEOUT, MAX_WORKERS
 from connectn_env.envs.base import BoardGameEnv
 from connectn_env.gameoptions import add_game_parsers, game_config_from_args
-from connectn_env.games.compile_notice import compile_notices
+from connectn_env.games.compile_notice import compile_notices, worker_notices_on_stderr
 from connectn_env.safetext import printable
 from connectn_env.specs import AgentSpec, parse_agent_spec
 from connectn_env.train_command import add_train_options
@@ -396,7 +396,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         if args.command == "train":
             from connectn_env.train_command import run_train_command
 
-            with compile_notices(_tell_stderr):
+            with compile_notices(_tell_stderr), worker_notices_on_stderr():  # self-play's too
                 return run_train_command(
                     args, lambda message: parser.exit(2, f"connectn train: error: {message}\n")
                 )

@@ -5,14 +5,21 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import os
 import re
+import subprocess
 import sys
 
 import pytest
 from numba import njit
 
 from connectn_env.games import COMPILE_LOGGER
-from connectn_env.games.compile_notice import compile_notices, compiling
+from connectn_env.games.compile_notice import (
+    NOTICES_ENV,
+    compile_notices,
+    compiling,
+    worker_notices_on_stderr,
+)
 
 DONE = re.compile(r"compiled (.+) in \d+\.\d s")
 
@@ -115,3 +122,35 @@ def test_bad_arguments():
         pass
     with pytest.raises(TypeError, match="what must be a str"), compiling(3):
         pass
+
+
+CHILD = """
+from numba import njit
+import connectn_env.games
+
+
+@njit
+def triple(x):
+    return 3 * x
+
+
+triple(2)
+"""
+
+
+def test_a_worker_process_asked_by_the_environment_tells_stderr():
+    with worker_notices_on_stderr():
+        child = subprocess.run(
+            [sys.executable, "-c", CHILD], capture_output=True, text=True, timeout=300
+        )
+    assert NOTICES_ENV not in os.environ  # put back
+    lines = child.stderr.splitlines()
+    assert re.fullmatch(
+        r"connectn \(process \d+\): compiling __main__\.triple \(first use; cached afterwards\)",
+        lines[0],
+    )
+    assert re.fullmatch(
+        r"connectn \(process \d+\): compiled __main__\.triple in \d+\.\d s", lines[1]
+    )
+    quiet = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True)
+    assert quiet.stderr == ""

@@ -19,11 +19,18 @@ nothing is shown until a program asks. The ``connectn`` programs attach a handle
 
 (``basicConfig`` shows every library's INFO records; the second line, with a handler of your
 own on that logger or the root, only these.)
+
+Worker processes (``connectn train``'s self-play) compile on their own: with the environment
+variable ``CONNECTN_COMPILE_NOTICES=stderr`` (:data:`NOTICES_ENV`; a program sets it for the
+processes it starts with :func:`worker_notices_on_stderr`) a process shows its compile
+records on stderr, one line each, from the import of this module.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -32,9 +39,16 @@ from typing import Any
 
 from numba.core import event
 
-__all__ = ["COMPILE_LOGGER", "compile_notices", "compiling"]
+__all__ = [
+    "COMPILE_LOGGER",
+    "NOTICES_ENV",
+    "compile_notices",
+    "compiling",
+    "worker_notices_on_stderr",
+]
 
 COMPILE_LOGGER = "connectn_env.compile"
+NOTICES_ENV = "CONNECTN_COMPILE_NOTICES"
 _logger = logging.getLogger(COMPILE_LOGGER)
 _logger.addHandler(logging.NullHandler())
 
@@ -138,3 +152,31 @@ class _Forward(logging.Handler):
             self.show(record.getMessage())
         except Exception:  # a display that fails must not stop the compile
             self.handleError(record)
+
+
+@contextmanager
+def worker_notices_on_stderr() -> Iterator[None]:
+    """Inside this block, the processes started from this one (which inherit the environment)
+    show their compile records on stderr (:data:`NOTICES_ENV`); the variable is put back at
+    the end."""
+    before = os.environ.get(NOTICES_ENV)
+    os.environ[NOTICES_ENV] = "stderr"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[NOTICES_ENV]
+        else:
+            os.environ[NOTICES_ENV] = before
+
+
+def _notices_on_stderr_if_asked() -> None:
+    """Show this process's compile records on stderr if :data:`NOTICES_ENV` says so."""
+    if os.environ.get(NOTICES_ENV) == "stderr":
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter(f"connectn (process {os.getpid()}): %(message)s"))
+        _logger.addHandler(handler)
+        _logger.setLevel(logging.INFO)
+
+
+_notices_on_stderr_if_asked()
