@@ -10,6 +10,7 @@ import numpy as np
 
 from agents.batched import BatchedSearch, BatchEvaluator
 from connectn_env.games import BoardGame
+from connectn_env.games.compile_notice import compiling
 from connectn_env.games.validation import require_int, require_number
 
 __all__ = ["BatchedSelfPlay", "SelfPlayGame"]
@@ -78,9 +79,15 @@ class BatchedSelfPlay:
         reuse_tree: bool = True,
         seed: Any = None,
     ) -> None:
-        self.search = BatchedSearch(
-            game, games, simulations=simulations, c_puct=c_puct, reuse_tree=reuse_tree, seed=seed
-        )
+        with compiling(f"{game.title} self-play kernels"):
+            self.search = BatchedSearch(
+                game,
+                games,
+                simulations=simulations,
+                c_puct=c_puct,
+                reuse_tree=reuse_tree,
+                seed=seed,
+            )
         self.game = game
         self.dirichlet_alpha = require_number(
             "dirichlet_alpha", dirichlet_alpha, 0.0, strict_low=True
@@ -95,8 +102,13 @@ class BatchedSelfPlay:
         self.moves_played = 0
 
     def play(self, evaluate: BatchEvaluator, moves: int = 1) -> list[SelfPlayGame]:
-        """Make ``moves`` moves in every game; return the games that finished, in order."""
+        """Make ``moves`` moves in every game; return the games that finished, in order (the
+        first call's numba compiles are announced: :mod:`connectn_env.games.compile_notice`)."""
         moves = require_int("moves", moves, 1)
+        with compiling(f"{self.game.title} self-play kernels"):
+            return self._play(evaluate, moves)
+
+    def _play(self, evaluate: BatchEvaluator, moves: int) -> list[SelfPlayGame]:
         search = self.search
         slots = np.arange(search.slots)
         finished = []
