@@ -12,6 +12,7 @@ import sys
 
 import pytest
 from numba import njit
+from numba.core.errors import TypingError
 
 from connectn_env.games import COMPILE_LOGGER
 from connectn_env.games.compile_notice import (
@@ -154,3 +155,17 @@ def test_a_worker_process_asked_by_the_environment_tells_stderr():
     )
     quiet = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True)
     assert quiet.stderr == ""
+
+
+def test_a_failed_block_logs_no_done_record():
+    @njit
+    def broken(x):
+        return x.no_such_attribute
+
+    seen = []
+    with compile_notices(seen.append), pytest.raises(TypingError), compiling("broken kernels"):
+        broken(1)
+    assert seen == ["compiling broken kernels (first use; cached afterwards)"]
+    with compile_notices(seen.append), compiling("after"):
+        fresh_function()(1)
+    assert seen[1] == "compiling after (first use; cached afterwards)"  # state intact

@@ -115,8 +115,8 @@ def compiling(what: str) -> Iterator[None]:
         yield
     finally:
         _state.blocks.pop()
-        if block[1]:
-            _logger.info("compiled %s in %.1f s", what, block[2])
+    if block[1]:  # (not when the block failed)
+        _logger.info("compiled %s in %.1f s", what, block[2])
 
 
 @contextmanager
