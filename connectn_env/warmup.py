@@ -31,9 +31,10 @@ _POSITION_TRIES = 20  # random games tried to reach a position the exact solver 
 def warm_up_agent(agent: Any, game: BoardGame) -> None:
     """Compile (or load from the cache) what ``agent``'s searches on ``game`` need: two short
     searches (their first chunk of simulations) from the start, the second reusing the
-    first one's tree, and, if the game's exact solver does not take on the start, one from a
-    position it does. Agents that are not search agents (``MCTSAgent``, ``PUCTAgent``...) are
-    left alone: they are not asked anything.
+    first one's tree, the pruning of a full tree, a move played through the environment, and,
+    if the game's exact solver does not take on the start, a search from a position it does.
+    Agents that are not search agents (``MCTSAgent``, ``PUCTAgent``...) are left alone: they
+    are not asked anything.
 
     Raises:
         TypeError: ``game`` is not a ``BoardGame``.
@@ -47,8 +48,11 @@ def warm_up_agent(agent: Any, game: BoardGame) -> None:
         return
     env = BoardGameEnv(game)
     env.reset()
-    for _ in range(2):
-        agent.search(env, progress=_stop_at_once)
+    with compiling(f"{game.title} search kernels"):
+        for _ in range(2):
+            agent.search(env, progress=_stop_at_once)
+        _compile_pruning()
+        env.step(int(env.game_state.legal_actions()[0]))
     solver = game.exact_solver()
     if solver is not None and not solver.reaches(env.game_state):
         for seed in range(_POSITION_TRIES):
@@ -120,6 +124,17 @@ def run_warmup(names: Sequence[str] = (), stream: TextIO | None = None) -> int:
         flush=True,
     )
     return 0
+
+
+def _compile_pruning() -> None:
+    """Compile what a search does when its tree is full (:func:`agents.tree.prune`), on a
+    small tree of the same types."""
+    from agents import tree as search_tree
+
+    full, spare = search_tree.new_tree(4), search_tree.new_tree(4)
+    search_tree.tree_reset(*full, 0)
+    search_tree.kept_nodes(full[0], 2)
+    search_tree.prune(*full, *spare, 2)
 
 
 def _stop_at_once(simulations: int, seconds: float, value: float) -> bool:
