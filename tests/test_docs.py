@@ -46,8 +46,8 @@ def test_links_are_made_relative_to_the_page_and_copies_followed(tmp_path: Path)
     )
     docs = repo / "docs"
     copies = {repo / "notebooks" / "a.ipynb": docs / "copies" / "a.md"}
-    assert sitegen.rewrite_links("[a](../notebooks/a.ipynb#x)", docs, docs, copies) == (
-        "[a](copies/a.md#x)"
+    assert sitegen.rewrite_links("[a\nb](../notebooks/a.ipynb#x)", docs, docs, copies) == (
+        "[a\nb](copies/a.md#x)"  # the link's text wraps
     )
 
 

@@ -24,7 +24,7 @@ PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK_TIMEOUT = 600  # seconds; the slowest block trains a small model
 FENCE = re.compile(r"^(?P<indent> *)(?P<fence>```+|~~~+)(?P<info>[^\n`]*)\n", re.MULTILINE)
 SLOW = "<!-- slow -->"
-LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\((?P<target>[^)\s]+)\)")
+LINK = re.compile(r"(?<!!)\[[^\]]*\]\((?P<target>[^)\s]+)\)")  # the text may wrap
 
 
 class Block(NamedTuple):
