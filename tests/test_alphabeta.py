@@ -373,7 +373,7 @@ def test_connectn_play_against_ab_in_the_terminal():
         env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
-    assert "against ab:depth=9" in run.stdout
+    assert "Opponent: ab:depth=9" in run.stdout
     assert "You win!" not in run.stdout
     assert "The AI wins." in run.stdout or "Draw." in run.stdout
 

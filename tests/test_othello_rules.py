@@ -324,10 +324,10 @@ def test_notation_names_and_parses_the_pass() -> None:
     assert move_format(game) == "a cell, column letter then row number, a1 to d4, or 'pass'"
     forced = game.position(picture(FORCED_PASS), 1)
     assert parse_move(forced, "pass") == 16
-    with pytest.raises(ValueError, match="c1 flips no disc"):
+    with pytest.raises(ValueError, match="c1 is illegal: it flips no disc"):
         parse_move(forced, "c1")
     start = game.new_initial_state()
-    with pytest.raises(ValueError, match="pass is only legal without a move"):
+    with pytest.raises(ValueError, match="pass is illegal: it is only legal without a move"):
         parse_move(start, "pass")
     with pytest.raises(ValueError, match="b2 is already taken"):
         parse_move(start, "b2")
