@@ -14,7 +14,6 @@ import os
 import signal
 import sys
 from collections.abc import Iterable, Iterator
-from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -167,18 +166,7 @@ def _play_here(tasks: Iterable[GameTask], workers: int) -> Iterator[GameResult]:
     yields them: what the parent does with them is what is under test."""
     for task in tasks:
         data = play_game(task, lambda message: None)
-        yield GameResult(
-            pairing=task.pairing,
-            index=task.index,
-            players=task.labels,
-            result=data["result"],
-            reason=data["reason"],
-            error=data["error"],
-            moves=tuple(data["moves"]),
-            seconds=data["seconds"],
-            max_move_seconds=tuple(data["max_move_seconds"]),
-            date=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        )
+        yield GameResult.of_played_game(task, data)
 
 
 def _run_and_die_at(kill_at: int, out: Path, records: Path, games: int) -> None:

@@ -13,17 +13,9 @@ import stat
 from pathlib import Path
 
 from connectn_env.arena.results import ArenaError
+from connectn_env.safe_files import file_kind
 
 __all__ = ["check_output_directory", "check_output_file", "check_separate_files"]
-
-_KINDS = {
-    "-": "a regular file",
-    "d": "a directory",
-    "p": "a FIFO (named pipe)",
-    "c": "a character device",
-    "b": "a block device",
-    "s": "a socket",
-}
 
 
 def check_output_file(path: str | Path, option: str, what: str = "a file") -> Path:
@@ -40,7 +32,7 @@ def check_output_file(path: str | Path, option: str, what: str = "a file") -> Pa
     if mode is None:
         _check_folder(path.parent, path, option)
     elif not stat.S_ISREG(mode):
-        raise ArenaError(f"{path} is {_kind(mode)}, not a regular file; {option} needs {what}")
+        raise ArenaError(f"{path} is {file_kind(mode)}, not a regular file; {option} needs {what}")
     elif not os.access(path, os.W_OK):
         raise ArenaError(f"{option} {path} is not writable")
     return path
@@ -59,7 +51,9 @@ def check_output_directory(path: str | Path, option: str) -> Path:
     if mode is None:
         _check_folder(path.parent, path, option)
     elif not stat.S_ISDIR(mode):
-        raise ArenaError(f"{path} is {_kind(mode)}, not a directory; {option} needs a directory")
+        raise ArenaError(
+            f"{path} is {file_kind(mode)}, not a directory; {option} needs a directory"
+        )
     elif not os.access(path, os.W_OK | os.X_OK):
         raise ArenaError(f"{option} {path} is a directory this process cannot write in")
     return path
@@ -86,7 +80,7 @@ def _check_folder(folder: Path, path: Path, option: str) -> None:
             raise ArenaError(f"{option} {path}: no folder of it exists")
         folder = folder.parent
     if not stat.S_ISDIR(mode):
-        raise ArenaError(f"{option} {path}: {folder} is {_kind(mode)}, not a directory")
+        raise ArenaError(f"{option} {path}: {folder} is {file_kind(mode)}, not a directory")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise ArenaError(f"{option} {path}: cannot create it in {folder} (not writable)")
 
@@ -99,7 +93,3 @@ def _mode(path: Path, option: str) -> int | None:
         return None
     except OSError as error:  # a name too long, a loop of links, no permission...
         raise ArenaError(f"{option} {path}: {error.strerror or error}") from None
-
-
-def _kind(mode: int) -> str:
-    return _KINDS.get(stat.filemode(mode)[0], "not a regular file")

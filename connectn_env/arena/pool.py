@@ -15,7 +15,6 @@ import os
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -127,23 +126,8 @@ def _receive(worker: _Worker) -> GameResult | None:
         elif kind == "move":
             worker.moves.append(message[1])
         elif kind == "done":
-            return _result(worker.task, message[1], worker.moves)
+            return GameResult.of_played_game(worker.task, message[1], worker.moves)
     return None
-
-
-def _result(task: GameTask, data: dict[str, Any], moves: list[int]) -> GameResult:
-    return GameResult(
-        pairing=task.pairing,
-        index=task.index,
-        players=task.labels,
-        result=data["result"],
-        reason=data["reason"],
-        error=data["error"],
-        moves=tuple(moves),
-        seconds=data["seconds"],
-        max_move_seconds=tuple(data["max_move_seconds"]),
-        date=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-    )
 
 
 def _lost(worker: _Worker, kind: str, message: str, reason: str) -> GameResult:
@@ -158,7 +142,7 @@ def _lost(worker: _Worker, kind: str, message: str, reason: str) -> GameResult:
         "seconds": 0.0,
         "max_move_seconds": [0.0, 0.0],
     }
-    return _result(task, data, worker.moves)
+    return GameResult.of_played_game(task, data, worker.moves)
 
 
 def _timeout_message(worker: _Worker) -> str:

@@ -11,7 +11,6 @@ processes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from datetime import datetime, timezone
 from typing import Any
 
 from connectn_env.arena.plan import GameTask
@@ -81,18 +80,7 @@ def play_games_ray(
                     data = ray.get(ref)
                 except ray.exceptions.RayError as error:
                     raise ArenaError(f"a Ray task of game {task.key} failed: {error}") from None
-                yield GameResult(
-                    pairing=task.pairing,
-                    index=task.index,
-                    players=task.labels,
-                    result=data["result"],
-                    reason=data["reason"],
-                    error=data["error"],
-                    moves=tuple(data["moves"]),
-                    seconds=data["seconds"],
-                    max_move_seconds=tuple(data["max_move_seconds"]),
-                    date=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                )
+                yield GameResult.of_played_game(task, data)
     finally:
         for ref in running:
             ray.cancel(ref, force=True)

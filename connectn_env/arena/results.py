@@ -19,10 +19,11 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from connectn_env.arena.plan import planned_players
+from connectn_env.arena.plan import GameTask, planned_players
 from connectn_env.records.checks import REASONS, check_date, short_repr
 from connectn_env.records.gameconfig import GameConfig
 from connectn_env.records.record import RESULTS, GameRecord
@@ -66,6 +67,25 @@ class GameResult:
     seconds: float = 0.0
     max_move_seconds: tuple[float, float] = (0.0, 0.0)
     date: str = field(default="")
+
+    @classmethod
+    def of_played_game(
+        cls, task: GameTask, data: dict[str, Any], moves: list[int] | None = None
+    ) -> GameResult:
+        """The result of ``task`` from what the worker's ``play_game`` returned (``data``),
+        ended now; ``moves`` when the parent collected them itself (else ``data["moves"]``)."""
+        return cls(
+            pairing=task.pairing,
+            index=task.index,
+            players=task.labels,
+            result=data["result"],
+            reason=data["reason"],
+            error=data["error"],
+            moves=tuple(data["moves"] if moves is None else moves),
+            seconds=data["seconds"],
+            max_move_seconds=tuple(data["max_move_seconds"]),
+            date=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        )
 
     @property
     def key(self) -> tuple[str, str, int]:
