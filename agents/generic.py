@@ -22,8 +22,9 @@ from agents.tree import I_COUNT, I_SOLVED, UNSOLVED, select_child
 from connectn_env.games.lib.jit import njit
 
 # ``evaluate(position) -> (priors over position.legal(), result for player 0)``; the position
-# is an :class:`agents.positions.EnvCopyState` (it has the env's ``observation()``)
-Evaluate = Callable[[EnvCopyState], tuple[np.ndarray, float]]
+# is a :class:`agents.positions.SimState`, an :class:`~agents.positions.EnvCopyState` (it has
+# the env's ``observation()``) when the search is run with ``observed=True``
+Evaluate = Callable[[SimState], tuple[np.ndarray, float]]
 
 
 class EnvPosition:
@@ -104,16 +105,19 @@ def generic_simulations(
     evaluate: Evaluate | None,
     stamp: np.ndarray,
     tuned: bool = False,
+    observed: bool = False,
 ) -> int:
     """Run up to ``count`` simulations on copies of ``root``; returns how many ran.
 
     Without ``evaluate`` (UCT, RAVE) a leaf is expanded on its second visit and valued by a
     random play-out; with ``evaluate`` (PUCT) a leaf is expanded and valued at once: the
     expansion rules of :class:`agents.loop.SearchConfig` for the two cases. ``tuned``:
-    UCB1-tuned selection (values backed up with their squares).
+    UCB1-tuned selection (values backed up with their squares). ``observed``: ``evaluate``
+    reads the env (its ``observation()``), so the simulations play on full env copies
+    (:class:`~agents.positions.EnvCopyState`) instead of the env's state adapter.
     """
     ints, floats, meta = tree
-    start = root.simulation_root(observed=evaluate is not None)
+    start = root.simulation_root(observed=observed)
     path = np.zeros(64, dtype=np.int64)
     action_of = ints[:, search_tree.I_ACTION]
     for sim in range(count):

@@ -10,6 +10,7 @@ import numpy as np
 from agents import tree as search_tree
 from agents.generic import EnvPosition, generic_simulations
 from agents.loop import SearchConfig, resolve_leaf, run_simulations
+from agents.positions import SimState
 from agents.search import DEFAULT_MAX_NODES, SearchAgent
 from connectn_env.games import GameState
 from connectn_env.games.validation import require_number
@@ -62,7 +63,9 @@ class PUCTAgent(SearchAgent):
 
     On this suite's envs the tree walk is compiled: without a function the whole search is
     (uniform priors, random play-out values); with one, the search stops at each new leaf to
-    call it. On other AEC envs the same tree is walked in Python.
+    call it. On other AEC envs the walk is compiled too (:func:`agents.generic.descend`) and the
+    leaves are played in Python: on the env's state adapter without a function (see
+    :mod:`agents.positions`), on full env copies with one (it reads observations).
 
     Args:
         policy_value_fn: ``fn(observation) -> (priors, value)``; ``observation`` is what
@@ -197,10 +200,13 @@ class PUCTAgent(SearchAgent):
             generator=self._generator,
             evaluate=self._evaluate_generic,
             stamp=self._stamp,
+            observed=self.policy_value_fn is not None,
         )
 
-    def _evaluate_generic(self, position: EnvPosition) -> tuple[np.ndarray, float]:
-        """(priors over ``position.legal()``, result for player 0) of a non-terminal position."""
+    def _evaluate_generic(self, position: SimState) -> tuple[np.ndarray, float]:
+        """(priors over ``position.legal()``, result for player 0) of a non-terminal position:
+        a state adapter's without ``policy_value_fn``, else an
+        :class:`~agents.positions.EnvCopyState` (the function reads its observation)."""
         legal = position.legal()
         if self.policy_value_fn is None:
             return np.full(len(legal), 1.0 / len(legal)), position.copy().rollout(self._generator)

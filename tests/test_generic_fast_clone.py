@@ -10,7 +10,7 @@ import pytest
 from pettingzoo.classic import connect_four_v3, tictactoe_v3
 from shimmy import OpenSpielCompatibilityV0
 
-from agents import MCTSAgent
+from agents import MCTSAgent, PUCTAgent
 from agents.envapi import clone_env, transparent_core
 from agents.positions import (
     BoardState,
@@ -161,3 +161,35 @@ def test_simulations_on_an_adapter_copy_no_env(monkeypatch):
     with full_copies_only():
         MCTSAgent(simulations=200, seed=0, reuse_tree=False, preset="uct").search(env)
     assert len(copies) >= 200
+
+
+@pytest.mark.parametrize("name", ["tictactoe_v3", "spiel_tic_tac_toe"])
+def test_puct_without_a_function_plays_on_the_adapter(name, monkeypatch):
+    import agents.positions
+
+    copies = []
+    real = agents.positions.copy_unchecked
+    monkeypatch.setattr(
+        agents.positions, "copy_unchecked", lambda env: copies.append(1) or real(env)
+    )
+    env = _env_after(name, 1, np.random.default_rng(4))
+    fast = PUCTAgent(simulations=200, seed=3, reuse_tree=False).search(env)
+    assert copies == []
+    with full_copies_only():
+        full = PUCTAgent(simulations=200, seed=3, reuse_tree=False).search(env)
+    assert len(copies) >= 200
+    np.testing.assert_array_equal(fast.visits, full.visits)
+    assert fast.action == full.action
+
+
+def test_puct_with_a_function_reads_observations_of_full_copies():
+    seen = []
+
+    def uniform(observation):
+        seen.append(observation)
+        return np.ones(len(observation["action_mask"])), 0.0
+
+    env = _env_after("tictactoe_v3", 1, np.random.default_rng(4))
+    result = PUCTAgent(uniform, simulations=50, seed=3, reuse_tree=False).search(env)
+    assert len(seen) >= 50 and all(set(o) == {"observation", "action_mask"} for o in seen)
+    assert result.visits.sum() == 50
