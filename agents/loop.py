@@ -15,10 +15,11 @@ AMAF statistics). What values a leaf is injected, as in mctx or OpenSpiel's ``Ev
 The selection formula (UCT, RAVE, PUCT, each of the first two optionally UCB1-tuned), the
 expansion rule (every legal move, or the game's tactical choice of moves: see
 :mod:`connectn_env.games.tactics`) and the evaluator are options of this one loop (the
-roll-out policies of :mod:`agents.rollout` are such an evaluator); the Python loop of
-:mod:`agents.generic` walks the same tree with the same functions of :mod:`agents.tree` on
-third-party environments. The walk is one flat loop on
-purpose: split into functions it ran up to a quarter slower.
+roll-out policies of :mod:`agents.rollout` are such an evaluator). On third-party
+environments :mod:`agents.generic` does not use this loop: its own compiled walk
+(:func:`agents.generic.descend`) selects with the same functions of :mod:`agents.tree`, and the
+leaves (moves, play-outs, evaluations) are played in Python on copies of the env's position.
+The walk here is one flat loop on purpose: split into functions it ran up to a quarter slower.
 """
 
 from __future__ import annotations

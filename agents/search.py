@@ -1,5 +1,6 @@
 """What the search agents share: the result type, budgets, the tree buffers, tree reuse, the
-choice between the compiled loop (this suite's games) and the Python loop (any other env)."""
+choice between the compiled loop (this suite's games) and the generic search (any other env: a
+compiled tree walk with the moves and leaves played in Python)."""
 
 from __future__ import annotations
 
@@ -213,8 +214,9 @@ class SearchAgent:
     """Base of the search agents: budgets, the tree buffers, tree reuse, pruning, results.
 
     On a game of this suite (an env whose ``unwrapped.game_state`` has compiled kernels) the
-    simulations run in the compiled loop of :mod:`agents.loop`; on any other AEC env in the
-    Python loop of :mod:`agents.generic`. When the tree reaches ``max_nodes``, the children of
+    simulations run in the compiled loop of :mod:`agents.loop`; on any other AEC env in
+    :mod:`agents.generic` (a compiled tree walk, the moves and leaves played in Python on the
+    env's state adapter or a full env copy). When the tree reaches ``max_nodes``, the children of
     its least visited nodes are dropped (:func:`agents.tree.prune`: the tree shrinks to at most
     half the limit, those nodes keep their statistics and grow again if the search returns to
     them) and the search goes on.
@@ -564,7 +566,7 @@ class SearchAgent:
         return False
 
     def _stamp_for(self, num_actions: int) -> np.ndarray:
-        """RAVE's work array for the generic loop."""
+        """RAVE's work array for the generic search."""
         if self._stamp.shape[1] != num_actions:
             self._stamp = np.zeros((2, num_actions), dtype=np.int64)
         return self._stamp
