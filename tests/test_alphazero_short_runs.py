@@ -129,20 +129,12 @@ def test_plot_metrics_writes_a_png(tmp_path: Path, points: int) -> None:
 
 def tiny_run(out: Path, **changes):
     """A tic-tac-toe run of a few seconds whose evaluation interval is far longer than it."""
+    from test_alphazero import TINY  # the suite's smallest run (needs torch, as the callers)
+
     from agents.alphazero import TrainConfig
 
-    settings = {
-        "channels": 8,
-        "blocks": 1,
-        "simulations": 8,
-        "games_in_flight": 8,
-        "moves_per_task": 3,
-        "batch_size": 32,
-        "buffer_size": 2000,
-        "min_buffer": 32,
+    settings = TINY | {
         "games": 24,
-        "workers": 0,
-        "precision": "float32",
         "eval_minutes": 5.0,
         "eval_games": 10,
         "eval_budgets": (20,),
