@@ -48,3 +48,34 @@ def test_options_pass_through_and_signatures_are_refused():
     assert outer(3) == 7
     with pytest.raises(TypeError, match="no signatures"):
         njit("int64(int64)")
+
+
+def test_a_cache_index_naming_a_class_that_has_gone_is_stale_not_an_error(tmp_path):
+    """An upgrade in place leaves old cache files behind; numba unpickles an index before it
+    checks the source's stamp, and an index whose signatures name a removed class raised
+    AttributeError. The suite's cache treats it as stale and compiles afresh."""
+    import os
+    import subprocess
+    import sys
+
+    module = tmp_path / "cached_module.py"
+    template = (
+        "import collections\n"
+        "from connectn_env.games.lib.jit import njit\n"
+        "{name} = collections.namedtuple({name!r}, 'a')\n"
+        "@njit(cache=True)\n"
+        "def first(config):\n"
+        "    return config[0]\n"
+        "print(first({name}({value})))\n"
+    )
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    outputs = []
+    for name, value in (("Config", 1), ("Renamed", 2)):
+        module.write_text(template.format(name=name, value=value))
+        run = subprocess.run(
+            [sys.executable, "-c", "import cached_module"],
+            cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        outputs.append(run.stdout.strip())
+    assert outputs == ["1", "2"]

@@ -14,14 +14,22 @@ search runs as fast). Calls from Python are typed plainly anyway.
 
 Use it as numba's: ``@njit(cache=True)``, ``@njit(cache=True, inline="always")`` (inlined
 functions are typed in their caller, as with numba's).
+
+Their on-disk cache treats an index file it cannot unpickle as stale: numba unpickles a
+cache index before it checks the source's time stamp, so an index written by an older version
+of the package, whose signatures name a class that has since gone, made numba raise
+``AttributeError`` on the first call instead of compiling afresh (an upgrade in place leaves
+the old ``__pycache__`` files behind).
 """
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import numba
 from numba.core import types
+from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.registry import CPUDispatcher
 
 __all__ = ["njit"]
@@ -40,6 +48,24 @@ def _plain(argument_type: types.Type) -> types.Type:
     return argument_type
 
 
+class _TolerantIndex(IndexDataCacheFile):
+    """numba's cache index file, read as empty (stale) when it cannot be unpickled."""
+
+    def _load_index(self) -> dict[Any, Any]:
+        try:
+            return super()._load_index()
+        except (AttributeError, ImportError, EOFError, pickle.UnpicklingError, TypeError):
+            return {}
+
+
+class _TolerantCache(FunctionCache):
+    """numba's per-function cache with a :class:`_TolerantIndex`."""
+
+    def __init__(self, py_func: Any) -> None:
+        super().__init__(py_func)
+        self._cache_file.__class__ = _TolerantIndex
+
+
 class PlainArgsDispatcher(CPUDispatcher):
     """numba's CPU dispatcher, compiling calls from compiled code for :func:`_plain` types."""
 
@@ -56,6 +82,8 @@ def njit(*args: Any, **options: Any) -> Any:
         dispatcher = numba.njit(**options)(function)
         if isinstance(dispatcher, CPUDispatcher):
             dispatcher.__class__ = PlainArgsDispatcher
+            if options.get("cache"):
+                dispatcher._cache = _TolerantCache(function)
         return dispatcher
 
     if args and callable(args[0]) and not options:
