@@ -26,7 +26,8 @@ from typing import Any
 import numpy as np
 
 from agents import tree as search_tree
-from agents.loop import SearchConfig, new_workspace, resolve_leaf, run_simulations
+from agents.loop import SearchWorkspace, new_workspace, resolve_leaf, rollout_value, run_simulations
+from agents.rules import ASK_BOTH, PUCT, SearchPolicy, SearchSettings, caller_expands
 from agents.search import check_seed
 from connectn_env.games import BoardGame, GameState, Outcome
 from connectn_env.games.lib.jit import njit
@@ -36,7 +37,7 @@ from connectn_env.games.validation import require_bool, require_int, require_num
 __all__ = [
     "BatchEvaluator",
     "BatchedSearch",
-    "search_config",
+    "search_policy",
     "uniform_evaluator",
 ]
 
@@ -60,9 +61,9 @@ def uniform_evaluator(
 
 @njit(cache=True)
 def _slot_workspace(work, game_workspace, g):
-    """The loop's workspace tuple (see :func:`agents.loop.new_workspace`) of slot ``g``."""
+    """The loop's workspace (see :func:`agents.loop.new_workspace`) of slot ``g``."""
     states, actions, priors, paths, moves, players, stamps, leaves = work
-    return (
+    return SearchWorkspace(
         states[g],
         actions[g],
         priors[g],
@@ -81,7 +82,7 @@ def _collect_leaves(
     params,
     roots,
     trees,
-    config,
+    policy,
     rngs,
     work,
     game_workspace,
@@ -106,28 +107,20 @@ def _collect_leaves(
         tree = (ints[g], floats[g], metas[g])
         workspace = _slot_workspace(work, game_workspace, g)
         finished = run_simulations(
-            kernels,
-            None,
-            params,
-            roots[g],
-            tree,
-            config,
-            rngs[g],
-            workspace,
-            _NO_DATA,
+            kernels, params, roots[g], tree, policy, rngs[g], workspace, _NO_DATA,
             target[g] - done[g],
-            True,
-        )
+        )  # fmt: skip
         done[g] += finished
         if done[g] >= target[g]:
             continue
-        if ints[g][0, search_tree.I_SOLVED] != search_tree.UNSOLVED:
+        if workspace.leaf[2] != ASK_BOTH:  # the root is proven
             done[g] = target[g]
             continue
-        leaf = workspace[0]
+        workspace.leaf[2] = 0
+        leaf = workspace.state
         player = kernels.player(params, leaf)
         kernels.observe(params, leaf, player, observations[n])
-        legal = workspace[1]
+        legal = workspace.actions
         count = kernels.legal_actions(params, leaf, legal)
         masks[n, :] = 0
         for k in range(count):
@@ -140,7 +133,7 @@ def _collect_leaves(
 
 @njit(cache=True)
 def _resolve_leaves(
-    kernels, params, trees, config, rngs, work, game_workspace, pending, n, priors, values, done
+    kernels, params, trees, policy, rngs, work, game_workspace, pending, n, priors, values, done
 ):
     """Back up the evaluator's answers for the ``n`` leaves of :func:`_collect_leaves`."""
     ints, floats, metas = trees
@@ -148,9 +141,9 @@ def _resolve_leaves(
         g = pending[i]
         tree = (ints[g], floats[g], metas[g])
         workspace = _slot_workspace(work, game_workspace, g)
-        player = kernels.player(params, workspace[0])
+        player = kernels.player(params, workspace.state)
         r0 = values[i] if player == 0 else -values[i]
-        resolve_leaf(kernels, params, tree, config, workspace, priors[i], r0, rngs[g])
+        resolve_leaf(kernels, params, tree, policy, workspace, priors[i], r0, rngs[g])
         done[g] += 1
 
 
@@ -299,16 +292,11 @@ def _check_evaluation(output: Any, count: int, num_actions: int) -> tuple[np.nda
     return priors, np.clip(values, -1.0, 1.0)
 
 
-def search_config(c_puct: float) -> SearchConfig:
-    """The compiled loop's options of an AlphaZero search: PUCT, expand at once, evaluate the
-    expanded node."""
-    return SearchConfig(
-        mode=search_tree.MODE_PUCT,
-        exploration=c_puct,
-        rave_k=1.0,
-        expand_visits=0,
-        evaluate_expanded=True,
-    )
+def search_policy(c_puct: float) -> SearchPolicy:
+    """The compiled loop's policy of an AlphaZero search: PUCT, each new node expanded and
+    evaluated by the caller (the batch's evaluator)."""
+    settings = SearchSettings(c_puct, 1.0, 0, False)
+    return SearchPolicy(PUCT.select, caller_expands, rollout_value, PUCT.backup, settings)
 
 
 class BatchedSearch:
@@ -346,7 +334,7 @@ class BatchedSearch:
         self.c_puct = require_number("c_puct", c_puct, 0.0)
         self.reuse_tree = require_bool("reuse_tree", reuse_tree)
         self.generator = check_seed(seed)
-        self.config = search_config(self.c_puct)
+        self.policy = search_policy(self.c_puct)
         actions = game.num_actions
         # a search expands at most one node per simulation plus the root, each with at most
         # num_actions children; the trees hold two searches' worth, so half can be reused
@@ -360,9 +348,10 @@ class BatchedSearch:
         )
         self._spare = search_tree.new_tree(max_nodes)
         one = new_workspace(game.kernels, game.params, self.roots[0], actions, game.max_moves)
-        self._game_workspace = one[7]
-        stacked = (np.zeros((self.slots, *one[k].shape), dtype=one[k].dtype) for k in range(7))
-        self._work = (*stacked, np.zeros((self.slots, 2), dtype=np.int64))
+        self._game_workspace = one.game
+        per_slot = (one.state, one.actions, one.priors, one.path, one.moves, one.players, one.stamp)
+        stacked = (np.zeros((self.slots, *array.shape), dtype=array.dtype) for array in per_slot)
+        self._work = (*stacked, np.zeros((self.slots, 3), dtype=np.int64))
         self._rngs = np.stack([new_rng(self.generator) for _ in range(self.slots)])
         self._done = np.zeros(self.slots, dtype=np.int64)
         self._target = np.zeros(self.slots, dtype=np.int64)
@@ -472,7 +461,7 @@ class BatchedSearch:
                 game.params,
                 self.roots,
                 self.trees,
-                self.config,
+                self.policy,
                 self._rngs,
                 self._work,
                 self._game_workspace,
@@ -495,7 +484,7 @@ class BatchedSearch:
                 game.kernels,
                 game.params,
                 self.trees,
-                self.config,
+                self.policy,
                 self._rngs,
                 self._work,
                 self._game_workspace,

@@ -1,30 +1,125 @@
-"""The search on third-party environments: the tree is walked by compiled code, the moves are
-played in Python on the cheapest faithful copy of the env (see :mod:`agents.positions`).
+"""The search on third-party environments: the one compiled loop of :mod:`agents.loop`, with
+the moves and leaves played in Python on the cheapest faithful copy of the env (see
+:mod:`agents.positions`).
 
-A simulation descends the tree in one compiled call (:func:`descend`: the selection formulas
-of :mod:`agents.tree`, as in the compiled loop of :mod:`agents.loop`), plays the path's moves
-on a copy of the root, and at the leaf does in Python what needs the env: the end of the game,
-the legal moves of a new node, a random play-out or an evaluation; the value is backed up by
-the same compiled functions of :mod:`agents.tree` (MCTS-Solver proofs, RAVE's AMAF statistics).
+The loop walks the tree over a stand-in position (:data:`PATH_KERNELS`: it only records the
+moves) and stops at every leaf that needs the env, as its expansion rule asks
+(``caller_expands_on_second_visit`` for UCT, ``caller_expands`` for PUCT: see
+:mod:`agents.rules`). Here the path's moves are played on a copy of the root, and the end of
+the game, the legal moves of a new node, a random play-out or an evaluation are done in
+Python; the compiled functions of :mod:`agents.loop` expand the leaf, back its value up with
+the policy's backup (MCTS-Solver proofs, RAVE's AMAF statistics from the trace written here)
+or resume the walk below it. Solved nodes are backed up inside the loop without stopping.
 """
 
 from __future__ import annotations
 
+import math
+from collections import namedtuple
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from agents import tree as search_tree
 from agents.envapi import clone_env, transparent_core
+from agents.loop import RESUME, SearchWorkspace, back_up_leaf, expand_leaf, run_simulations
 from agents.positions import EnvCopyState, SimState, sim_state
-from agents.tree import I_COUNT, I_SOLVED, UNSOLVED, select_child
-from connectn_env.games.lib.jit import njit
+from agents.rules import ASK_BOTH, ASK_EXPANSION, ASK_VALUE, SearchPolicy
+from connectn_env.games.contract import Outcome, bind, compiled_kernel
 
 # ``evaluate(position) -> (priors over position.legal(), result for player 0)``; the position
 # is a :class:`agents.positions.SimState`, an :class:`~agents.positions.EnvCopyState` (it has
 # the env's ``observation()``) when the search is run with ``observed=True``
 Evaluate = Callable[[SimState], tuple[np.ndarray, float]]
+
+_ONGOING = int(Outcome.ONGOING)
+
+
+@compiled_kernel
+def _ongoing(params, state):
+    """The stand-in position never ends: the env's end is found in Python at the leaf (and a
+    finished leaf is then proven, so the loop stops at it without asking again)."""
+    return _ONGOING
+
+
+@compiled_kernel
+def _recorded(params, state, action):
+    """A move on the stand-in position: nothing to do (the loop records it in the trace)."""
+
+
+class PathKernels(namedtuple("PathKernels", "outcome apply")):
+    """The kernels the loop calls on a third-party env's leaves-in-Python search."""
+
+    __slots__ = ()
+
+
+PATH_KERNELS = PathKernels(_ongoing, _recorded)
+_STAND_IN = np.zeros(1, dtype=np.int64)  # the stand-in position (and params)
+_NO_ACTIONS = np.zeros(0, dtype=np.int64)
+_NO_PRIORS = np.zeros(0, dtype=np.float64)
+
+
+@compiled_kernel
+def caller_evaluates(kernels, params, state, rng, workspace, moves, players, count, tree, data):
+    """The ``evaluate`` rule of a policy whose expansion rule asks the caller at every leaf:
+    never reached (the caller values the leaves); NaN, were it reached."""
+    return math.nan, count
+
+
+class GenericWorkspace:
+    """The loop's :class:`~agents.loop.SearchWorkspace` for a third-party env, grown in Python
+    as the tree deepens and the play-outs lengthen (a game's length is not known)."""
+
+    def __init__(self) -> None:
+        self.arrays = self._allocate(64, 1)
+        self.depth_bound = 0  # no node of the tree is expanded deeper (it only shrinks)
+        self._entries: tuple[Any, ...] | None = None
+
+    @staticmethod
+    def _allocate(length: int, num_actions: int) -> SearchWorkspace:
+        return SearchWorkspace(
+            np.zeros(1, dtype=np.int64),
+            np.zeros(0, dtype=np.int64),
+            np.zeros(0, dtype=np.float64),
+            np.zeros(length + 1, dtype=np.int64),
+            np.zeros(length, dtype=np.int64),
+            np.zeros(length, dtype=np.int64),
+            np.zeros((2, num_actions), dtype=np.int64),
+            np.zeros(0, dtype=np.int64),
+            np.zeros(3, dtype=np.int64),
+        )
+
+    def entry_points(
+        self, tree: tuple[np.ndarray, ...], policy: SearchPolicy, rng: np.ndarray
+    ) -> tuple[Any, Any, Any]:
+        """The compiled entry points of the loop, :func:`~agents.loop.back_up_leaf` and
+        :func:`~agents.loop.expand_leaf` for ``policy`` (numba's typing of the workspace,
+        kernels and policy tuples would cost more than a simulation's tree work on every
+        call, and binding them once per chunk of simulations cost 6% of a search)."""
+        if self._entries is None or self._entries[0] is not policy:
+            arrays = self.arrays
+            self._entries = (
+                policy,
+                bind(run_simulations, PATH_KERNELS, _STAND_IN, _STAND_IN, tree, policy, rng,
+                     arrays, arrays.game, 1),
+                bind(back_up_leaf, tree, policy, arrays, 1, 0.0, False),
+                bind(expand_leaf, tree, arrays, 0, _NO_ACTIONS, _NO_PRIORS, 0, rng),
+            )  # fmt: skip
+        return self._entries[1:]
+
+    def ensure(self, length: int, num_actions: int) -> SearchWorkspace:
+        """The arrays, with room for a trace of ``length`` moves and ``num_actions`` actions
+        (RAVE's stamps are kept: their epochs stay valid)."""
+        old = self.arrays
+        if len(old.moves) >= length and old.stamp.shape[1] >= num_actions:
+            return old
+        new = self._allocate(max(length, 2 * len(old.moves)), max(num_actions, old.stamp.shape[1]))
+        for name in ("path", "moves", "players"):
+            getattr(new, name)[: len(getattr(old, name))] = getattr(old, name)
+        new.stamp[:, : old.stamp.shape[1]] = old.stamp
+        new.leaf[:] = old.leaf
+        self.arrays = new
+        return new
 
 
 class EnvPosition:
@@ -63,113 +158,93 @@ class EnvPosition:
         return int(self.env.action_space(self.env.agent_selection).n)
 
 
-@njit(cache=True)
-def descend(ints, floats, mode, exploration, rave_k, tuned, path, depth):
-    """Select from ``path[depth]`` down to a leaf (a proven node or one without children),
-    appending the nodes to ``path``; returns the new depth (at most ``len(path) - 1``: the
-    caller grows ``path`` and calls again if the walk is not over)."""
-    node = path[depth]
-    last = path.shape[0] - 1
-    while ints[node, I_SOLVED] == UNSOLVED and depth < last:
-        if ints[node, I_COUNT] == 0:
-            break
-        node = select_child(ints, floats, node, mode, exploration, rave_k, tuned)
-        depth += 1
-        path[depth] = node
-    return depth
-
-
-def _walk(ints, floats, path, mode, exploration, rave_k, tuned) -> tuple[np.ndarray, int]:
-    depth = descend(ints, floats, mode, exploration, rave_k, tuned, path, 0)
-    while depth == len(path) - 1:
-        node = path[depth]
-        if ints[node, search_tree.I_SOLVED] != search_tree.UNSOLVED:
-            break
-        if ints[node, search_tree.I_COUNT] == 0:
-            break
-        path = np.concatenate([path, np.zeros_like(path)])
-        depth = descend(ints, floats, mode, exploration, rave_k, tuned, path, depth)
-    return path, depth
-
-
 def generic_simulations(
     tree: tuple[np.ndarray, np.ndarray, np.ndarray],
     root: EnvPosition,
     count: int,
     *,
-    mode: int,
-    exploration: float,
-    rave_k: float,
+    policy: SearchPolicy,
+    workspace: GenericWorkspace,
     rng: np.ndarray,
     generator: np.random.Generator,
-    evaluate: Evaluate | None,
-    stamp: np.ndarray,
-    tuned: bool = False,
+    evaluate: Evaluate | None = None,
+    trace: bool = False,
     observed: bool = False,
 ) -> int:
-    """Run up to ``count`` simulations on copies of ``root``; returns how many ran.
+    """Run up to ``count`` simulations of the compiled loop under ``policy`` on copies of
+    ``root``; returns how many ran.
 
-    Without ``evaluate`` (UCT, RAVE) a leaf is expanded on its second visit and valued by a
-    random play-out; with ``evaluate`` (PUCT) a leaf is expanded and valued at once: the
-    expansion rules of :class:`agents.loop.SearchConfig` for the two cases. ``tuned``:
-    UCB1-tuned selection (values backed up with their squares). ``observed``: ``evaluate``
+    ``policy.expand`` is a caller's rule: UCT's (a leaf is valued by a random play-out on its
+    first visit and expanded with uniform priors on its second) or AlphaZero's (a leaf is
+    expanded and valued by ``evaluate``, which is then required). ``trace``: write the
+    play-outs' moves into the trace (RAVE's backup reads it). ``observed``: ``evaluate``
     reads the env (its ``observation()``), so the simulations play on full env copies
     (:class:`~agents.positions.EnvCopyState`) instead of the env's state adapter.
     """
-    ints, floats, meta = tree
     start = root.simulation_root(observed=observed)
-    path = np.zeros(64, dtype=np.int64)
-    action_of = ints[:, search_tree.I_ACTION]
-    for sim in range(count):
-        if ints[0, search_tree.I_SOLVED] != search_tree.UNSOLVED:
-            return sim
-        path, depth = _walk(ints, floats, path, mode, exploration, rave_k, tuned)
-        position = start.copy()
-        for d in range(1, depth + 1):
-            position.step(int(action_of[path[d]]))
-        node = int(path[depth])
-        while True:  # at the leaf; twice at most (a new node, then its first child)
-            if ints[node, search_tree.I_SOLVED] != search_tree.UNSOLVED:
-                r0 = search_tree.solved_r0(ints, node)
-                break
-            r0 = position.terminal_r0()
-            if r0 is not None:
-                search_tree.mark_terminal(ints, node, r0)
-                break
-            if evaluate is None and node != 0 and ints[node, search_tree.I_VISITS] == 0:
-                r0 = position.rollout(generator)
-                break
-            actions = position.legal()
-            if evaluate is None:
-                priors, r0 = np.full(len(actions), 1.0 / len(actions)), None
-            else:
-                priors, r0 = evaluate(position)
-            search_tree.shuffle_together(actions, priors, len(actions), rng)
-            expanded = search_tree.expand(
-                ints, floats, meta, node, position.player(), actions, priors, len(actions)
-            )
-            if r0 is not None:
-                break
-            if not expanded:
-                r0 = position.rollout(generator)
-                break
-            node = search_tree.select_child(ints, floats, node, mode, exploration, rave_k, tuned)
-            position.step(int(ints[node, search_tree.I_ACTION]))
-            depth += 1
-            if depth == len(path):
-                path = np.concatenate([path, np.zeros_like(path)])
-            path[depth] = node
-        if tuned:
-            search_tree.backup_tuned(ints, floats, node, r0)
+    num_actions = root.num_actions()
+    tree = tuple(tree)
+    arrays = workspace.ensure(workspace.depth_bound + 2, num_actions)
+    walk, finish, grow = workspace.entry_points(tree, policy, rng)
+    leaf = arrays.leaf
+    done = 0
+    position, played = start, -1  # the leaf's position, and its depth (-1: none)
+    while done < count:
+        if workspace.depth_bound + 2 > len(arrays.moves):
+            arrays = workspace.ensure(workspace.depth_bound + 2, num_actions)
+            leaf = arrays.leaf
+        done += walk(
+            PATH_KERNELS, _STAND_IN, _STAND_IN, tree, policy, rng, arrays, arrays.game, count - done
+        )
+        _, depth, step = leaf.tolist()
+        if done == count or step < ASK_VALUE:
+            break
+        leaf[2] = 0
+        if played < 0 or not 0 <= depth - played <= 1:
+            position, played = start.copy(), 0
+        for move in arrays.moves[played:depth].tolist():
+            position.step(move)
+        played = depth
+        r0 = position.terminal_r0()
+        if r0 is not None:
+            finish(tree, policy, arrays, depth, r0, True)
+            played = -1
+            done += 1
+            continue
+        if step == ASK_EXPANSION:
+            actions = np.asarray(position.legal(), dtype=np.int64)
+            priors = np.full(len(actions), 1.0 / len(actions))
+            if grow(tree, arrays, position.player(), actions, priors, len(actions), rng):
+                leaf[2] = RESUME  # the walk goes on below it: one step, one more move
+                workspace.depth_bound = max(workspace.depth_bound, depth + 1)
+                continue
+        if step == ASK_BOTH:
+            priors, r0 = evaluate(position)
+            actions = np.asarray(position.legal(), dtype=np.int64)
+            priors = np.asarray(priors, dtype=np.float64)
+            grow(tree, arrays, position.player(), actions, priors, len(actions), rng)
+            workspace.depth_bound = max(workspace.depth_bound, depth + 1)
+            length = depth
         else:
-            search_tree.backup(ints, floats, node, r0)
-        if mode == search_tree.MODE_RAVE:
-            moves = np.asarray(position.moves, dtype=np.int64)
-            players = np.asarray(position.players, dtype=np.int64)
-            search_tree.rave_update(
-                ints, floats, meta, stamp, path, depth, moves, players, 0, len(moves), r0
-            )
-    return count
+            r0 = position.rollout(generator)
+            length = len(position.moves)
+            if trace:
+                arrays = workspace.ensure(length, num_actions)
+                leaf = arrays.leaf
+                arrays.moves[depth:length] = position.moves[depth:]
+                arrays.players[depth:length] = position.players[depth:]
+        finish(tree, policy, arrays, length, r0, False)
+        played = -1
+        done += 1
+    return done
 
 
-__all__ = ["EnvPosition", "Evaluate", "descend", "generic_simulations"]
+__all__ = [
+    "PATH_KERNELS",
+    "EnvPosition",
+    "Evaluate",
+    "GenericWorkspace",
+    "PathKernels",
+    "caller_evaluates",
+    "generic_simulations",
+]

@@ -13,15 +13,24 @@ from typing import Any
 import numpy as np
 
 from agents import tree as search_tree
-from agents.generic import EnvPosition, generic_simulations
-from agents.loop import SearchConfig, run_simulations
+from agents.generic import EnvPosition, caller_evaluates, generic_simulations
+from agents.loop import rollout_value, run_simulations
 from agents.rollout import expansion_flags, new_policy_data, policy_rollout
+from agents.rules import (
+    MCTS_SELECTIONS,
+    SearchPolicy,
+    SearchSettings,
+    Selection,
+    caller_expands_on_second_visit,
+    expand_on_second_visit,
+    selection_rule,
+)
 from agents.search import DEFAULT_MAX_NODES, DEFAULT_SIMULATIONS, SearchAgent
 from connectn_env.games import BoardGame, ExactSolver, GameState
 from connectn_env.games.contract import bind
 from connectn_env.games.validation import require_bool, require_choice, require_int, require_number
 
-SELECTIONS = ("ucb1", "ucb1-tuned")
+SELECTIONS = MCTS_SELECTIONS
 PRESETS = ("default", "uct")
 EXACT_TIME_SHARE = 0.5  # of a time limit, at most, for the exact solver
 EXACT_NODES_PER_SIMULATION = 8  # solver nodes per simulation of a simulation budget
@@ -32,7 +41,7 @@ _NO_DATA = np.zeros(0, dtype=np.int64)
 # of the kernels and workspace tuples cost up to 0.2 ms a call (Gomoku), paid by every chunk
 # of a timed search. The argument types are fixed per agent and game (its options, its trees,
 # the game's workspace and a cloned root). Kept outside the agent, which still pickles.
-_ENTRY_POINTS: weakref.WeakKeyDictionary[Any, dict[BoardGame, Any]] = weakref.WeakKeyDictionary()
+_ENTRY_POINTS: weakref.WeakKeyDictionary[Any, dict[Any, Any]] = weakref.WeakKeyDictionary()
 _PROOF_STATUS = {1: search_tree.WIN, 0: search_tree.DRAW, -1: search_tree.LOSS}
 
 
@@ -100,7 +109,8 @@ class MCTSAgent(SearchAgent):
     """Monte Carlo tree search with one play-out per simulation.
 
     On this suite's envs the whole search runs compiled (numba); on any other PettingZoo AEC
-    env it walks the same tree in Python and simulates on copies of the env. Proven wins and
+    env the same compiled loop walks the tree and stops at each leaf, which is played in
+    Python on a copy of the env's position (:mod:`agents.generic`). Proven wins and
     losses propagate (MCTS-Solver) and are reported per move (``SearchResult.proven_moves``).
 
     Options left unset (None) take the game's recommended values (``game.search_defaults``,
@@ -114,8 +124,10 @@ class MCTSAgent(SearchAgent):
         time_limit: Seconds per move (> 0). With both budgets, the first one spent stops the
             search; with neither, ``simulations=1000``.
         exploration: The constant ``c`` in ``Q + c sqrt(ln N / n)`` (values in [-1, 1]).
-        selection: ``"ucb1"`` (UCT) or ``"ucb1-tuned"`` (the exploration term shrinks with
-            the value's variance: :func:`agents.tree.select_child`).
+        selection: ``"ucb1"`` (UCT), ``"ucb1-tuned"`` (the exploration term shrinks with
+            the value's variance: :func:`agents.rules.select_uct_tuned`) or ``"gumbel"``
+            (Gumbel root search with uniform priors: :mod:`agents.gumbel`; needs
+            ``simulations``, not with RAVE).
         rave: Blend in all-moves-as-first values (MC-RAVE, Gelly and Silver 2011).
         rave_equivalence: RAVE schedule ``k`` in ``beta = sqrt(k / (3 N + k))`` (``N``: visits
             of the parent): the AMAF weight halves at about ``N = k``.
@@ -206,11 +218,19 @@ class MCTSAgent(SearchAgent):
         )
         if self.backend == "generic":
             _refuse_compiled_game_options(options, "backend='generic'")
+        if "selection" in options:
+            rule = _selection(options["selection"], bool(options.get("rave")))
+            if rule.needs_simulations and simulations is None:
+                raise ValueError(
+                    f"MCTSAgent: selection={options['selection']!r} plans a simulation budget; "
+                    "give simulations (a time limit alone cannot be planned)"
+                )
         self.options = options
         self.preset = preset
         self._active = SearchOptions(**options) if preset == "uct" else None
-        self._setups: dict[Any, tuple[SearchConfig, Any, Any]] = {}
+        self._setups: dict[Any, tuple[SearchPolicy, Any, Any]] = {}
         self._exact_solvers: dict[BoardGame, ExactSolver | None] = {}
+        self._generic_policy: SearchPolicy | None = None
 
     # --- options --------------------------------------------------------------------------
 
@@ -237,6 +257,7 @@ class MCTSAgent(SearchAgent):
                 f"MCTSAgent: pool_rave={resolved.pool_rave} needs rave=True on {game!r} "
                 "(PoolRAVE draws play-out moves from RAVE's AMAF values)"
             )
+        _selection(resolved.selection, resolved.rave)  # a rule with no RAVE variant: refused
         if resolved.local and not game.neighbourhoods:
             raise ValueError(
                 f"MCTSAgent: local=True needs moves that are cells with neighbours; the moves "
@@ -258,26 +279,24 @@ class MCTSAgent(SearchAgent):
             self._exact_solvers[game] = game.exact_solver()
         return self._exact_solvers[game]
 
-    def compiled_setup(self, game: BoardGame) -> tuple[SearchConfig, Any, Any]:
-        """``(config, evaluator, data)`` of the compiled loop on ``game`` (for compiled callers
-        such as the vector env's opponent; the data keeps the LGR replies between searches).
-        The ``exact`` option is not part of it: it runs before the loop, in :meth:`search`."""
+    def _settings_for(self, options: SearchOptions) -> SearchSettings:
+        """The loop's settings for these options."""
+        flags = expansion_flags(decisive=options.decisive, local=options.local)
+        return SearchSettings(options.exploration, options.rave_equivalence, flags, True)
+
+    def compiled_setup(self, game: BoardGame) -> tuple[SearchPolicy, Any, Any]:
+        """``(policy, choose, data)`` of the compiled loop on ``game``, ``choose`` the
+        selection rule's compiled move choice (for compiled callers such as the vector env's
+        opponent; the data keeps the LGR replies between searches). The ``exact`` option and
+        a selection rule's ``prepare`` are not part of it: they run in :meth:`search`."""
         setup = self._setups.get(game)
         if setup is None:
             options = self.options_for(game)
-            config = SearchConfig(
-                search_tree.MODE_RAVE if options.rave else search_tree.MODE_UCT,
-                options.exploration,
-                options.rave_equivalence,
-                1,
-                False,
-                options.selection == "ucb1-tuned",
-                expansion_flags(decisive=options.decisive, local=options.local),
-                True,
-            )
+            rule = _selection(options.selection, options.rave)
+            evaluate, data = rollout_value, _NO_DATA
             if options.policy:
                 state = game.new_initial_state().data
-                data: Any = new_policy_data(
+                data = new_policy_data(
                     game,
                     state,
                     decisive=options.decisive,
@@ -285,19 +304,23 @@ class MCTSAgent(SearchAgent):
                     pool_rave=options.pool_rave,
                     local=options.local,
                 )
-                setup = (config, policy_rollout, data)
-            else:
-                setup = (config, None, _NO_DATA)
-            self._setups[game] = setup
+                evaluate = policy_rollout
+            settings = self._settings_for(options)
+            policy = SearchPolicy(
+                rule.select, expand_on_second_visit, evaluate, rule.backup, settings
+            )
+            setup = self._setups[game] = (policy, rule.choose, data)
         return setup
 
     def _before_search(self, state: GameState | None) -> None:
         """Resolve the options for this search's game (refusing what it cannot honour)."""
         if state is None:
             self._active = self.options_for(None)
+            self._settings = self._settings_for(self._active)
         else:
             self._active = self.options_for(state.game)
-            self.compiled_setup(state.game)
+            self._settings = self.compiled_setup(state.game)[0].settings
+        self._rule = _selection(self._active.selection, self._active.rave)
 
     def _prove_root(
         self,
@@ -361,40 +384,43 @@ class MCTSAgent(SearchAgent):
 
     def _native_simulations(self, state: GameState, rng: np.ndarray, count: int) -> int:
         game = state.game
-        config, evaluator, data = self.compiled_setup(game)
+        policy, _, data = self.compiled_setup(game)
+        if policy.settings is not self._settings:
+            policy = policy._replace(settings=self._settings)
         workspace = self._compiled_workspace(state)
         args = (
-            game.kernels,
-            evaluator,
-            game.params,
-            state.data,
-            tuple(self._trees[0]),
-            config,
-            rng,
-            workspace,
-            data,
-            count,
-            False,
-        )
+            game.kernels, game.params, state.data, tuple(self._trees[0]), policy, rng,
+            workspace, data, count,
+        )  # fmt: skip
         entries = _ENTRY_POINTS.setdefault(self, {})
-        if game not in entries:
-            entries[game] = bind(run_simulations, *args)
-        return int(entries[game](*args))
+        key = (game, type(policy.settings))  # a rule's prepared settings are of its own type
+        if key not in entries:
+            entries[key] = bind(run_simulations, *args)
+        return int(entries[key](*args))
 
     def _generic_simulations(self, root: EnvPosition, rng: np.ndarray, count: int) -> int:
-        options = self._active if self._active is not None else self.options_for(None)
+        policy = self._generic_policy
+        if (
+            policy is None
+            or policy.select is not self._rule.select
+            or policy.settings is not self._settings
+        ):
+            policy = self._generic_policy = SearchPolicy(
+                self._rule.select,
+                caller_expands_on_second_visit,
+                caller_evaluates,
+                self._rule.backup,
+                self._settings,
+            )  # kept: numba types a policy once per object
         return generic_simulations(
             self._trees[0],
             root,
             count,
-            mode=search_tree.MODE_RAVE if options.rave else search_tree.MODE_UCT,
-            exploration=options.exploration,
-            rave_k=options.rave_equivalence,
+            policy=policy,
+            workspace=self._generic_workspace,
             rng=rng,
             generator=self._generator,
-            evaluate=None,
-            stamp=self._stamp_for(root.num_actions()),
-            tuned=options.selection == "ucb1-tuned",
+            trace=self._active is not None and self._active.rave,
         )
 
     def __repr__(self) -> str:
@@ -415,6 +441,15 @@ def _option_property(name: str) -> property:
 
 for _name in OPTION_NAMES:
     setattr(MCTSAgent, _name, _option_property(_name))
+
+
+def _selection(name: str, rave: bool) -> Selection:
+    """The selection rule ``name`` (RAVE's variant with ``rave``), refused with
+    ``MCTSAgent``'s name in the message where it has no such variant."""
+    try:
+        return selection_rule(name, rave=rave)
+    except ValueError as error:
+        raise ValueError(f"MCTSAgent: selection={name!r} with rave={rave}: {error}") from None
 
 
 def _refuse_compiled_game_options(options: dict[str, Any], where: str) -> None:

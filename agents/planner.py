@@ -5,7 +5,7 @@ maximising the return.
 Every node is "player 0's": a simulation's return (discounted rewards from the root to the
 end of the episode, of the simulation's depth limit or of its roll-out, plus ``evaluate`` of
 the last state if the episode goes on) is normalised to [-1, 1] and backed up along the path
-with :func:`agents.tree.backup`; children are chosen by UCT (:func:`agents.tree.select_child`).
+with :func:`agents.tree.backup`; children are chosen by UCT (:func:`agents.rules.select_uct`).
 A leaf is expanded on its first visit. The normalisation uses a fixed ``value_range`` or,
 by default, the lowest and highest returns seen so far (the tree's sums are rescaled exactly
 when they widen, as MuZero's min-max statistics do at selection time).
@@ -27,6 +27,12 @@ yet). :meth:`MCTSPlanner.plan` searches until a simulation finishes an episode, 
 the best episode found, searching again after each step (reusing the subtree) and switching to
 any better one found, so the plan's return is at least that of every episode a simulation
 finished.
+
+The planner keeps its own walk rather than the compiled loop of :mod:`agents.loop`: every
+edge of a simulation is a Gymnasium ``env.step`` in Python (its reward is discounted into the
+return, its observation checked for revisits), not only the leaf, so the loop would stop and
+hand back to Python at every tree level. It shares the tree, the UCT rule
+(:func:`agents.rules.select_uct`) and the plain backup of the loop's UCT policy.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ import numpy as np
 
 from agents import tree as search_tree
 from agents.envstate import EnvSimulator, observation_key
+from agents.rules import SearchSettings, select_uct
 from agents.search import check_seed, run_budget
 from agents.treepool import tree_pair
 from connectn_env.games.lib.rng import new_rng
@@ -343,6 +350,7 @@ class _Run:
         self.node_info: dict[int, tuple[Any, float, int]] = {}
         self.simulations = 0
         self.elapsed = 0.0
+        self.settings = SearchSettings(planner.exploration, 1.0, 0, False)  # select_uct's
         search_tree.tree_reset(*self.trees[0], 0)
 
     @property
@@ -376,9 +384,7 @@ class _Run:
                     )
                     if node != 0 or not expanded or len(legal) == 0:
                         break
-                node = search_tree.select_child(
-                    ints, floats, node, search_tree.MODE_UCT, planner.exploration, 0.0
-                )
+                node = select_uct(ints, floats, node, self.settings)
                 action = int(ints[node, search_tree.I_ACTION])
                 observation, reward, terminated, truncated = simulator.step(action)
                 actions.append(action)

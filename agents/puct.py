@@ -8,14 +8,24 @@ from typing import Any
 import numpy as np
 
 from agents import tree as search_tree
-from agents.generic import EnvPosition, generic_simulations
-from agents.loop import SearchConfig, resolve_leaf, run_simulations
+from agents.generic import EnvPosition, caller_evaluates, generic_simulations
+from agents.loop import resolve_leaf, rollout_value, run_simulations
 from agents.positions import SimState
+from agents.rules import (
+    ASK_BOTH,
+    PUCT_SELECTIONS,
+    SearchPolicy,
+    SearchSettings,
+    caller_expands,
+    expand_on_first_visit,
+    selection_rule,
+)
 from agents.search import DEFAULT_MAX_NODES, SearchAgent
 from connectn_env.games import GameState
-from connectn_env.games.validation import require_number
+from connectn_env.games.validation import require_choice, require_number
 
 PolicyValueFn = Callable[[Any], tuple[Any, Any]]
+SELECTIONS = PUCT_SELECTIONS
 _NO_DATA = np.zeros(0, dtype=np.int64)
 
 
@@ -63,8 +73,8 @@ class PUCTAgent(SearchAgent):
 
     On this suite's envs the tree walk is compiled: without a function the whole search is
     (uniform priors, random play-out values); with one, the search stops at each new leaf to
-    call it. On other AEC envs the walk is compiled too (:func:`agents.generic.descend`) and the
-    leaves are played in Python: on the env's state adapter without a function (see
+    call it. On other AEC envs the same compiled loop stops at every leaf, which is played in
+    Python (:mod:`agents.generic`): on the env's state adapter without a function (see
     :mod:`agents.positions`), on full env copies with one (it reads observations).
 
     Args:
@@ -81,8 +91,10 @@ class PUCTAgent(SearchAgent):
             about 10 / num_actions in general).
         noise_fraction: Weight of the Dirichlet noise in the root priors (0.25 in AlphaZero
             self-play; 0 to play at full strength). Added once per root position.
-        temperature: Move choice: 0 plays the most visited move (a proven win first); > 0
-            samples proportionally to ``visits ** (1 / temperature)``.
+        temperature: Move choice: 0 plays the selection rule's move (PUCT: the most visited,
+            a proven win first); > 0 samples proportionally to ``visits ** (1 / temperature)``.
+        selection: ``"puct"`` (AlphaZero) or ``"gumbel"`` (Gumbel AlphaZero's root search:
+            :mod:`agents.gumbel`; needs ``simulations``).
         reuse_tree: Keep the subtree of the moves played since the last search.
         max_nodes: Tree size bound (see :class:`~agents.MCTSAgent`).
         seed: None, an int or a ``np.random.Generator``.
@@ -99,6 +111,7 @@ class PUCTAgent(SearchAgent):
         dirichlet_alpha: float = 0.3,
         noise_fraction: float = 0.0,
         temperature: float = 0.0,
+        selection: str = "puct",
         reuse_tree: bool = True,
         max_nodes: int = DEFAULT_MAX_NODES,
         seed: Any = None,
@@ -123,11 +136,35 @@ class PUCTAgent(SearchAgent):
         if self.noise_fraction > 1.0:
             raise ValueError(f"noise_fraction must be between 0 and 1, got {noise_fraction}")
         self.temperature = require_number("temperature", temperature, 0.0)
+        self.selection = require_choice("selection", selection, SELECTIONS)
+        if selection_rule(self.selection).needs_simulations and simulations is None:
+            raise ValueError(
+                f"PUCTAgent: selection={selection!r} plans a simulation budget; give "
+                "simulations (a time limit alone cannot be planned)"
+            )
         self._noised_key: Any = None
+        self._policies: dict[Any, SearchPolicy] = {}
 
-    def _config(self) -> SearchConfig:
-        """Options of the compiled loop."""
-        return SearchConfig(search_tree.MODE_PUCT, self.c_puct, 1.0, 0, True)
+    def _before_search(self, state: GameState | None) -> None:
+        """This search's settings (a selection rule's ``prepare`` replaces them)."""
+        self._rule = selection_rule(self.selection)
+        if type(self._settings) is not SearchSettings or self._settings[0] != self.c_puct:
+            self._settings = SearchSettings(self.c_puct, 1.0, 0, False)
+
+    def _policy(self, expand: Any, evaluate: Any) -> SearchPolicy:
+        """The loop's policy with these expansion and evaluation rules (kept: numba types a
+        policy once per object)."""
+        policy = self._policies.get((expand, evaluate))
+        if (
+            policy is None
+            or policy.select is not self._rule.select
+            or (policy.settings is not self._settings)
+        ):
+            policy = SearchPolicy(
+                self._rule.select, expand, evaluate, self._rule.backup, self._settings
+            )
+            self._policies[(expand, evaluate)] = policy
+        return policy
 
     # --- compiled path ------------------------------------------------------------------
 
@@ -135,42 +172,33 @@ class PUCTAgent(SearchAgent):
         game = state.game
         workspace = self._compiled_workspace(state)
         tree = tuple(self._trees[0])
-        config = self._config()
         if self.policy_value_fn is None:
+            policy = self._policy(expand_on_first_visit, rollout_value)
             return int(
                 run_simulations(
                     game.kernels,
-                    None,
                     game.params,
                     state.data,
                     tree,
-                    config,
+                    policy,
                     rng,
                     workspace,
                     _NO_DATA,
                     count,
-                    False,
                 )
             )
+        policy = self._policy(caller_expands, rollout_value)
         done = 0
         while done < count:
             done += run_simulations(
-                game.kernels,
-                None,
-                game.params,
-                state.data,
-                tree,
-                config,
-                rng,
-                workspace,
-                _NO_DATA,
+                game.kernels, game.params, state.data, tree, policy, rng, workspace, _NO_DATA,
                 count - done,
-                True,
-            )
-            if done == count or tree[0][0, search_tree.I_SOLVED] != search_tree.UNSOLVED:
+            )  # fmt: skip
+            if done == count or workspace.leaf[2] != ASK_BOTH:
                 return done
-            priors, r0 = self._evaluate_native(GameState(game, workspace[0]))
-            resolve_leaf(game.kernels, game.params, tree, config, workspace, priors, r0, rng)
+            workspace.leaf[2] = 0
+            priors, r0 = self._evaluate_native(GameState(game, workspace.state))
+            resolve_leaf(game.kernels, game.params, tree, policy, workspace, priors, r0, rng)
             done += 1
         return done
 
@@ -193,13 +221,11 @@ class PUCTAgent(SearchAgent):
             self._trees[0],
             root,
             count,
-            mode=search_tree.MODE_PUCT,
-            exploration=self.c_puct,
-            rave_k=1.0,
+            policy=self._policy(caller_expands, caller_evaluates),
+            workspace=self._generic_workspace,
             rng=rng,
             generator=self._generator,
             evaluate=self._evaluate_generic,
-            stamp=self._stamp,
             observed=self.policy_value_fn is not None,
         )
 
@@ -237,9 +263,9 @@ class PUCTAgent(SearchAgent):
         self._noised_key = key
 
     def _choose(self) -> int:
-        ints, floats, _ = self._trees[0]
         if self.temperature == 0:
-            return int(search_tree.best_root_child(ints, floats))
+            return super()._choose()
+        ints = self._trees[0][0]
         first, count = ints[0, search_tree.I_FIRST], ints[0, search_tree.I_COUNT]
         children = np.arange(first, first + count)
         counts = ints[children, search_tree.I_VISITS].astype(np.float64)

@@ -1,4 +1,4 @@
-"""Roll-out policies: a compiled evaluator for :func:`agents.loop.run_simulations` that plays
+"""Roll-out policies: a compiled ``evaluate`` rule (:mod:`agents.rules`) that plays
 the play-out move by move through the game's tactics (:mod:`connectn_env.games.tactics`).
 
 At each move of the play-out, in this order:
@@ -92,7 +92,7 @@ def new_policy_data(
 
 
 def expansion_flags(*, decisive: bool, local: bool) -> int:
-    """``SearchConfig.expansion`` for these options (the tactics' flags)."""
+    """``SearchSettings.expansion`` for these options (the tactics' flags)."""
     return (DECISIVE if decisive else 0) | (LOCAL if local else 0)
 
 

@@ -21,8 +21,9 @@ from agents.envapi import (
     same_observation,
     transparent_core,
 )
-from agents.generic import EnvPosition
+from agents.generic import EnvPosition, GenericWorkspace
 from agents.loop import new_workspace
+from agents.rules import UCT, SearchSettings, Selection
 from agents.treepool import touch, tree_pair
 from agents.treeview import SNAPSHOT_DEPTH, SNAPSHOT_WIDTH, TreeNode, snapshot, tree_text
 from connectn_env.games import GameState
@@ -60,7 +61,9 @@ class SearchResult:
         action: The action chosen.
         visits: Visit count per action (int64, length ``num_actions``; 0 for illegal).
         values: Mean value per action for the player to move, in [-1, 1] (0 if unvisited).
-        pi: Visit distribution over the action space (``visits / visits.sum()``).
+        pi: The search's policy over the action space (a training target): the selection
+            rule's ``root_policy``, the visit distribution (``visits / visits.sum()``) for
+            UCT and PUCT, the improved policy for Gumbel.
         root_value: Mean value of the root for the player to move, in [-1, 1].
         simulations: Simulations run by this search (reused subtrees not counted).
         elapsed: Seconds spent.
@@ -250,7 +253,9 @@ class SearchAgent:
         self._trees: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self._root_key: Any = None  # what the current tree's root is, for reuse
         self._workspace: tuple[Any, Any] | None = None  # (game, compiled workspace)
-        self._stamp = np.zeros((2, 0), dtype=np.int64)
+        self._generic_workspace = GenericWorkspace()
+        self._rule: Selection = UCT  # the selection rule (subclasses set theirs)
+        self._settings: Any = SearchSettings(1.4, 1.0, 0, True)  # its settings, this search
         self._last_num_actions = 0
         self._limit_reached = False
         self._rows_per_simulation = 1  # tree rows a simulation may fill: see _reserve_rows
@@ -289,9 +294,19 @@ class SearchAgent:
         return 0, False
 
     def _choose(self) -> int:
-        """The root child (tree index) to play."""
+        """The root child (tree index) to play: the selection rule's choice."""
         ints, floats, _ = self._trees[0]
-        return int(search_tree.best_root_child(ints, floats))
+        return int(self._rule.choose(ints, floats, self._settings))
+
+    def _prepare_rule(self, step: Callable[[int], int]) -> int:
+        """Run the selection rule's ``prepare`` once the root is expanded (by a simulation
+        through ``step`` if need be); returns the simulations run."""
+        if self._rule.prepare is None:
+            return 0
+        tree = self._trees[0]
+        done = step(1) if tree[0][0, search_tree.I_COUNT] == 0 else 0
+        self._settings = self._rule.prepare(tree, self._settings, self._generator, self.simulations)
+        return done
 
     # --- search ---------------------------------------------------------------------
 
@@ -354,6 +369,10 @@ class SearchAgent:
         rng = new_rng(self._generator)
         self._limit_reached = False
         self._action_name = state.game.action_name if state is not None else str
+        if self._rule.prepare is not None:  # its settings' type from the first simulation on
+            self._settings = self._rule.prepare(
+                self._trees[0], self._settings, self._generator, self.simulations
+            )
         self._prepare_root(root, rng, key)
 
         self._rows_per_simulation = len(mask) + 1  # at most: a new node and its children
@@ -376,11 +395,14 @@ class SearchAgent:
                 return progress(done, elapsed, self._root_value())
 
         simulations = self.simulations
-        proving, stopped = 0, False
+        proving, stopped = self._prepare_rule(budget_step), False
+        if simulations is not None:
+            simulations -= proving
         if isinstance(root, GameState):
-            proving, stopped = self._prove_root(root, budget_step, on_chunk, start)
+            proved, stopped = self._prove_root(root, budget_step, on_chunk, start)
+            proving += proved
             if simulations is not None:
-                simulations -= proving
+                simulations -= proved
         done = 0
         if not stopped:
             done, _ = run_budget(
@@ -446,7 +468,13 @@ class SearchAgent:
         count = len(children)
         values[actions] = floats[children, search_tree.F_MEAN]
         total = visits.sum()
-        pi = visits / total if total > 0 else mask / mask.sum()
+        if count > 0 and total > 0:
+            policy = np.zeros(count, dtype=np.float64)
+            self._rule.root_policy(ints, floats, self._settings, policy)
+            pi = np.zeros(n, dtype=np.float64)
+            pi[actions] = policy
+        else:
+            pi = mask / mask.sum()
         if count == 0:  # no expansion happened (tiny node limit): play any legal move
             action = int(np.flatnonzero(mask)[0])
         else:
@@ -564,12 +592,6 @@ class SearchAgent:
                     self._reroot(grand)
                     return True
         return False
-
-    def _stamp_for(self, num_actions: int) -> np.ndarray:
-        """RAVE's work array for the generic search."""
-        if self._stamp.shape[1] != num_actions:
-            self._stamp = np.zeros((2, num_actions), dtype=np.int64)
-        return self._stamp
 
 
 def _matches(env: Any, agent: str, target: Any) -> bool:

@@ -1,6 +1,7 @@
 """The search tree as preallocated arrays, and the compiled functions that grow, score and
 back it up. Both search paths (native and generic) and every agent (UCT, RAVE, PUCT) use
-these functions; nothing here knows about games or environments.
+these functions (the selection formulas built on them are in :mod:`agents.rules`); nothing
+here knows about games or environments.
 
 Layout (one row per node, node 0 is the root; a node's fields share a cache line or two, and
 a new tree touches only the memory its nodes use: with one array per field, selection read
@@ -13,7 +14,7 @@ four scattered rows per child and a fresh tree zeroed a huge page per field):
 - ``floats`` (float64, ``(max_nodes, NUM_FLOAT_FIELDS)``): value sum, prior, AMAF value sum,
   two fields :func:`backup` keeps so that selection needs no division, square root or
   logarithm per child: the mean value (0 while unvisited) and ``1 / sqrt(visits)``, and the
-  sum of squared values (kept by :func:`backup_tuned` only, for UCB1-tuned).
+  sum of squared values (kept by :func:`backup_squares`, for UCB1-tuned).
   Values are from the point of view of the node's *mover* (the player to move at its
   parent; for the root, the opponent of the player to move), in [-1, 1].
 - ``meta`` (int64, ``(NUM_META,)``): nodes in use, whether the node limit was hit, the
@@ -63,10 +64,6 @@ UNSOLVED = 0
 WIN = 1
 LOSS = 2
 DRAW = 3
-# Selection formulas.
-MODE_UCT = 0
-MODE_PUCT = 1
-MODE_RAVE = 2
 
 # sqrt(ln n) and 1 / sqrt(n) for n below TABLE_SIZE, computed once with the libm functions the
 # compiled code calls (so a lookup and the computation agree to the last bit, as the tests check):
@@ -166,85 +163,6 @@ def expand(ints, floats, meta, node, player, actions, priors, count):
     return True
 
 
-@njit(cache=True, inline="always")  # a call per tree level cost 9% of a Connect Four search
-def select_child(ints, floats, node, mode, exploration, rave_equivalence, tuned=False):
-    """The child to descend into: a proven win at once, never a proven loss if avoidable.
-
-    ``MODE_UCT``: ``Q + c sqrt(ln N / n)``, unvisited children first.
-    ``MODE_RAVE``: ``(1 - b) Q + b Q_amaf + c sqrt(ln N / n)`` with
-    ``b = sqrt(k / (3 N + k))`` (Gelly and Silver's MC-RAVE schedule; ``k`` is
-    ``rave_equivalence``); an unvisited child with AMAF data is scored by ``Q_amaf`` alone.
-    ``MODE_PUCT``: ``Q + c P sqrt(N) / (1 + n)`` with ``Q = 0`` for unvisited children.
-
-    ``tuned`` (UCT and RAVE; needs :func:`backup_tuned`): UCB1-tuned (Auer et al. 2002)
-    scales the exploration term by ``sqrt(min(1, V))`` with ``V = var + 4 sqrt(2 ln N / n)``,
-    ``var`` the child's value variance: the formula of the paper for values in [-1, 1]
-    (whose largest variance is 1), equal to UCT's while a child has few visits.
-    """
-    first = ints[node, I_FIRST]
-    last = first + ints[node, I_COUNT]
-    parent_visits = max(ints[node, I_VISITS], 1)
-    best = -1
-    best_score = -math.inf
-    if mode == MODE_UCT and not tuned:  # the hot loop: no division, sqrt or log per child
-        weight = exploration * sqrt_log(parent_visits)
-        # Unsigned indices: numba adds no negative-index wraparound code (7% of a search).
-        for index in range(np.uint64(first), np.uint64(last)):
-            status = ints[index, I_SOLVED]
-            n = ints[index, I_VISITS]
-            child = np.int64(index)
-            if status != UNSOLVED or n == 0:
-                if status == WIN:
-                    return child
-                if status == LOSS:
-                    continue
-                if n == 0:
-                    return child
-            score = floats[index, F_MEAN] + weight * floats[index, F_INV_SQRT]
-            if score > best_score:
-                best_score = score
-                best = child
-        return first if best == -1 else best
-    sqrt_n = math.sqrt(parent_visits)
-    log_n = math.log(parent_visits)
-    weight = exploration * math.sqrt(log_n)
-    beta = math.sqrt(rave_equivalence / (3.0 * parent_visits + rave_equivalence))
-    tuned_bonus = 4.0 * math.sqrt(2.0 * log_n)  # times 1 / sqrt(n): 4 sqrt(2 ln N / n)
-    for child in range(first, last):
-        status = ints[child, I_SOLVED]
-        if status == WIN:
-            return child
-        if status == LOSS:
-            continue
-        n = ints[child, I_VISITS]
-        q = floats[child, F_MEAN]
-        if mode == MODE_PUCT:
-            score = q + exploration * floats[child, F_PRIOR] * sqrt_n / (1.0 + n)
-            if score > best_score:
-                best_score = score
-                best = child
-            continue
-        if n == 0:
-            if mode != MODE_RAVE or ints[child, I_AMAF_N] == 0:
-                return child
-            score = amaf_mean(ints, floats, child) + weight
-        else:
-            inv_sqrt = floats[child, F_INV_SQRT]
-            explore = weight * inv_sqrt
-            if tuned:
-                variance = floats[child, F_SQUARES] / n - q * q
-                explore *= math.sqrt(min(1.0, variance + tuned_bonus * inv_sqrt))
-            if mode == MODE_RAVE and ints[child, I_AMAF_N] > 0:
-                q_amaf = amaf_mean(ints, floats, child)
-                score = (1.0 - beta) * q + beta * q_amaf + explore
-            else:
-                score = q + explore
-        if score > best_score:
-            best_score = score
-            best = child
-    return first if best == -1 else best
-
-
 @njit(cache=True, inline="always")
 def open_child(ints, floats, node, exploration):
     """The unsolved child of ``node`` to search (UCT; unvisited ones first), or -1."""
@@ -288,9 +206,9 @@ def backup(ints, floats, node, r0):
 
 
 @njit(cache=True, inline="always")
-def backup_tuned(ints, floats, node, r0):
-    """:func:`backup` that also keeps the sum of squared values (for UCB1-tuned)."""
-    backup(ints, floats, node, r0)
+def backup_squares(ints, floats, node, r0):
+    """Add ``r0 ** 2`` to the sums of squared values of ``node`` and its ancestors (with
+    :func:`backup`, for UCB1-tuned)."""
     square = r0 * r0
     while node >= 0:
         floats[node, F_SQUARES] += square

@@ -5,8 +5,8 @@ Grammar::
     random[:seed=S]
     mcts[:key=value,...]       keys: simulations, time, c, selection, rave, rave_k, pool_rave,
                                decisive, lgr, local, exact, preset, reuse, max_nodes, seed
-    puct[:key=value,...]       keys: simulations, time, c, temperature, noise, alpha, reuse,
-                               max_nodes, seed
+    puct[:key=value,...]       keys: simulations, time, c, selection, temperature, noise, alpha,
+                               reuse, max_nodes, seed
     ab[:key=value,...]         alpha-beta; keys: depth, time, nodes, table_bits, seed
     az:path=FILE[,key=value,...]   a trained AlphaZero network (RUN_DIR/best.pt); keys: path,
                                simulations, time, c, temperature, device, seed
@@ -38,6 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from agents.rules import MCTS_SELECTIONS, PUCT_SELECTIONS
 from connectn_env.games.validation import require_int
 from connectn_env.memory_limits import check_max_nodes
 
@@ -67,7 +68,7 @@ _KEYS: dict[str, dict[str, _Key]] = {
         "simulations": _Key("simulations", int, 1, high=MAX_SIMULATIONS),
         "time": _Key("time_limit", float, 0.0, True, MAX_SECONDS),
         "c": _Key("exploration", float, 0.0, high=1e6),
-        "selection": _Key("selection", str, choices=("ucb1", "ucb1-tuned")),
+        "selection": _Key("selection", str, choices=MCTS_SELECTIONS),
         "rave": _Key("rave", bool),
         "rave_k": _Key("rave_equivalence", float, 0.0, True, 1e12),
         "pool_rave": _Key("pool_rave", int, 0, high=10**6),
@@ -84,6 +85,7 @@ _KEYS: dict[str, dict[str, _Key]] = {
         "simulations": _Key("simulations", int, 1, high=MAX_SIMULATIONS),
         "time": _Key("time_limit", float, 0.0, True, MAX_SECONDS),
         "c": _Key("c_puct", float, 0.0, high=1e6),
+        "selection": _Key("selection", str, choices=PUCT_SELECTIONS),
         "temperature": _Key("temperature", float, 0.0, high=1e6),
         "noise": _Key("noise_fraction", float, 0.0, high=1.0),
         "alpha": _Key("dirichlet_alpha", float, 0.0, True, 1e6),
@@ -108,11 +110,6 @@ _KEYS: dict[str, dict[str, _Key]] = {
         "seed": _Key("seed", int, 0),
     },
     "human": {},
-}
-# the allowed values of the string keys
-_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
-    ("mcts", "selection"): ("ucb1", "ucb1-tuned"),
-    ("mcts", "preset"): ("default", "uct"),
 }
 BUILTIN_KINDS = tuple(_KEYS)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

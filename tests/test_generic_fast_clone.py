@@ -115,20 +115,28 @@ def test_adapter_declines_chance_games():
     assert type(sim_state(clone_env(transparent_core(env)))) is EnvCopyState
 
 
-def test_walk_grows_its_path_past_the_first_size():
-    from agents import tree as search_tree
-    from agents.generic import _walk
+def test_the_generic_workspace_grows_and_keeps_what_it_holds():
+    from agents.generic import GenericWorkspace
 
-    ints, floats, meta = search_tree.new_tree(300)
-    search_tree.tree_reset(ints, floats, meta, 0)
-    node = 0
-    for level in range(150):  # a chain: one child per node
-        one = np.array([level % 3], dtype=np.int64)
-        assert search_tree.expand(ints, floats, meta, node, level % 2, one, np.ones(1), 1)
-        node = int(ints[node, search_tree.I_FIRST])
-    path, depth = _walk(ints, floats, np.zeros(4, dtype=np.int64), 0, 1.4, 1.0, False)
-    assert depth == 150 and path[depth] == node
-    np.testing.assert_array_equal(path[1 : depth + 1], np.arange(1, 151))
+    workspace = GenericWorkspace()
+    small = workspace.ensure(10, 5)
+    small.path[:3] = (0, 4, 9)
+    small.stamp[1, 4] = 7
+    small.leaf[:] = (9, 2, 3)
+    big = workspace.ensure(500, 9)
+    assert len(big.moves) >= 500 and len(big.path) > len(big.moves) and big.stamp.shape == (2, 9)
+    assert big.path[:3].tolist() == [0, 4, 9] and big.stamp[1, 4] == 7
+    assert big.leaf.tolist() == [9, 2, 3]
+    assert workspace.ensure(20, 9) is big
+
+
+def test_long_games_and_rave_traces_on_the_generic_path():
+    """Breakthrough's random games run past a hundred plies: the trace RAVE reads grows past
+    the workspace's first size while the search runs."""
+    env = OpenSpielCompatibilityV0(game_name="breakthrough")
+    env.reset(seed=0)
+    result = MCTSAgent(simulations=60, rave=True, seed=0).search(env)
+    assert result.simulations == 60 and result.visits.sum() == 60
 
 
 def test_a_subclass_gets_the_full_copy_unless_registered(monkeypatch):

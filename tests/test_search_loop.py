@@ -15,16 +15,34 @@ from numba.core.errors import TypingError
 
 from agents import MCTSAgent, PUCTAgent
 from agents import tree as search_tree
-from agents.loop import SearchConfig, new_workspace, resolve_leaf, rollout_value, run_simulations
+from agents.loop import new_workspace, resolve_leaf, rollout_value, run_simulations
+from agents.rules import (
+    ASK_BOTH,
+    PUCT,
+    UCT,
+    SearchPolicy,
+    SearchSettings,
+    caller_expands,
+    expand_on_first_visit,
+    expand_on_second_visit,
+)
 from connectn_env import connect_n_v0, gomoku_v0
 from connectn_env.games import REGISTRY, GameState
 
 NO_DATA = np.zeros(0, dtype=np.int64)
-UCT = SearchConfig(search_tree.MODE_UCT, 1.4, 1.0, 1, False)
-PUCT = SearchConfig(search_tree.MODE_PUCT, 1.25, 1.0, 0, True)
+UCT_POLICY = SearchPolicy(
+    UCT.select, expand_on_second_visit, rollout_value, UCT.backup, SearchSettings(1.4, 1.0, 0, True)
+)
+PUCT_SETTINGS = SearchSettings(1.25, 1.0, 0, False)
+PUCT_POLICY = SearchPolicy(
+    PUCT.select, expand_on_first_visit, rollout_value, PUCT.backup, PUCT_SETTINGS
+)
+PUCT_BY_CALLER = SearchPolicy(
+    PUCT.select, caller_expands, rollout_value, PUCT.backup, PUCT_SETTINGS
+)
 
 
-def searched_tree(game, evaluator, config, simulations=300, seed=7):
+def searched_tree(game, policy, simulations=300, seed=7):
     state = game.new_initial_state()
     tree = search_tree.new_tree(20_000)
     search_tree.tree_reset(*tree, state.current_player())
@@ -32,21 +50,30 @@ def searched_tree(game, evaluator, config, simulations=300, seed=7):
         game.kernels, game.params, state.data, game.num_actions, game.max_moves
     )
     rng = np.array([seed], dtype=np.uint64)
-    run_simulations(game.kernels, evaluator, game.params, state.data, tree, config, rng,
-                    workspace, NO_DATA, simulations, False)  # fmt: skip
+    run_simulations(game.kernels, game.params, state.data, tree, policy, rng, workspace,
+                    NO_DATA, simulations)  # fmt: skip
     return tree
 
 
 @pytest.mark.parametrize("game_class", REGISTRY.families(), ids=lambda c: c.name)
-def test_the_inline_play_out_and_the_rollout_evaluator_search_alike(game_class) -> None:
-    """evaluator=None is the inline form of rollout_value: same random stream, same tree."""
+def test_the_expansion_rules_expand_on_the_visit_they_say(game_class) -> None:
+    """expand_on_second_visit: a node other than the root has children only once visited
+    twice, and the visits of the nodes with children add up; expand_on_first_visit: every
+    simulation that does not end the game expands one node, visited once or more."""
     game = game_class()
-    inline = searched_tree(game, None, UCT)
-    evaluated = searched_tree(game, rollout_value, UCT)
-    nodes = int(inline[2][search_tree.M_NODES])
-    assert nodes == int(evaluated[2][search_tree.M_NODES]) > 1
-    assert np.array_equal(inline[0][:nodes], evaluated[0][:nodes])
-    assert np.allclose(inline[1][:nodes], evaluated[1][:nodes])
+    ints, _, meta = searched_tree(game, UCT_POLICY)
+    nodes = int(meta[search_tree.M_NODES])
+    expanded = np.flatnonzero(ints[1:nodes, search_tree.I_COUNT] > 0) + 1
+    assert len(expanded) > 0
+    assert ints[expanded, search_tree.I_VISITS].min() >= 2
+    once = np.flatnonzero(ints[1:nodes, search_tree.I_VISITS] == 1) + 1
+    assert (ints[once, search_tree.I_COUNT] == 0).all()
+    ints, _, meta = searched_tree(game, PUCT_POLICY, simulations=100)
+    nodes = int(meta[search_tree.M_NODES])
+    expanded = np.flatnonzero(ints[:nodes, search_tree.I_COUNT] > 0)
+    terminal = (ints[:nodes, search_tree.I_SOLVED] != search_tree.UNSOLVED).sum()
+    assert len(expanded) + terminal >= 100 // 2 and len(expanded) <= 101
+    assert ints[expanded, search_tree.I_VISITS].min() >= 1
 
 
 @pytest.mark.parametrize("game_class", REGISTRY.families(), ids=lambda c: c.name)
@@ -55,7 +82,7 @@ def test_external_evaluation_equals_the_compiled_loop(game_class) -> None:
     and value (a play-out drawn from the same generator, after the expansion's shuffle) grows
     exactly the PUCT tree that the compiled loop grows."""
     game = game_class()
-    compiled = searched_tree(game, None, PUCT, simulations=200)
+    compiled = searched_tree(game, PUCT_POLICY, simulations=200)
     state = game.new_initial_state()
     tree = search_tree.new_tree(20_000)
     search_tree.tree_reset(*tree, state.current_player())
@@ -66,18 +93,18 @@ def test_external_evaluation_equals_the_compiled_loop(game_class) -> None:
     uniform = np.ones(game.num_actions)
     done = stops = 0
     while done < 200:
-        done += run_simulations(game.kernels, None, game.params, state.data, tree, PUCT, rng,
-                                workspace, NO_DATA, 200 - done, True)  # fmt: skip
-        if done == 200 or tree[0][0, search_tree.I_SOLVED] != search_tree.UNSOLVED:
+        done += run_simulations(game.kernels, game.params, state.data, tree, PUCT_BY_CALLER,
+                                rng, workspace, NO_DATA, 200 - done)  # fmt: skip
+        if done == 200 or workspace.leaf[2] != ASK_BOTH:
             break
         stops += 1
-        leaf = GameState(game, workspace[0].copy())
+        leaf = GameState(game, workspace.state.copy())
         legal = np.array(leaf.legal_actions(), dtype=np.int64)
         after_shuffle = rng.copy()  # the expansion shuffles first: advance a copy alike
         search_tree.shuffle_together(legal, np.ones(len(legal)), len(legal), after_shuffle)
-        r0, _ = rollout_value(game.kernels, game.params, leaf.data, after_shuffle, workspace[7],
-                              workspace[4], workspace[5], 0, tree, NO_DATA)  # fmt: skip
-        resolve_leaf(game.kernels, game.params, tree, PUCT, workspace, uniform, r0, rng)
+        r0, _ = rollout_value(game.kernels, game.params, leaf.data, after_shuffle, workspace.game,
+                              workspace.moves, workspace.players, 0, tree, NO_DATA)  # fmt: skip
+        resolve_leaf(game.kernels, game.params, tree, PUCT_BY_CALLER, workspace, uniform, r0, rng)
         rng[:] = after_shuffle
         done += 1
     assert stops > 0
@@ -101,7 +128,7 @@ def test_a_full_tree_is_pruned_and_keeps_growing() -> None:
 
 def test_pruning_drops_only_the_children_of_rarely_visited_nodes() -> None:
     game = REGISTRY["connect_four"].make()
-    tree = searched_tree(game, None, UCT, simulations=3_000)
+    tree = searched_tree(game, UCT_POLICY, simulations=3_000)
     spare = search_tree.new_tree(20_000)
     kept = search_tree.prune(*tree, *spare, 8)
     assert kept == search_tree.kept_nodes(tree[0], 8) < tree[2][search_tree.M_NODES]
@@ -169,7 +196,8 @@ def test_an_evaluator_that_allocates_is_refused_when_the_loop_compiles() -> None
         return scratch[0], count
 
     with pytest.raises(TypingError, match=r"NRT required|Only accept returning of array"):
-        searched_tree(REGISTRY.make("tictactoe"), allocating_value, UCT, simulations=5)
+        policy = UCT_POLICY._replace(evaluate=allocating_value)
+        searched_tree(REGISTRY.make("tictactoe"), policy, simulations=5)
 
 
 def test_the_lookup_tables_equal_what_the_compiled_code_computes() -> None:

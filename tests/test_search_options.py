@@ -13,9 +13,9 @@ from pettingzoo.classic import tictactoe_v3
 
 from agents import MCTSAgent
 from agents import tree as search_tree
-from agents.loop import SearchConfig, new_workspace, rollout_value, run_simulations
 from agents.mcts import SearchOptions
 from agents.rollout import refresh_pools, update_replies
+from agents.rules import SearchSettings, backup_tuned, select_uct, select_uct_tuned
 from connectn_env import connect_n_v0, gomoku_v0, hex_v0
 from connectn_env.games import ConnectNGame, GomokuGame, HexGame, Outcome
 from connectn_env.specs import parse_agent_spec
@@ -129,18 +129,17 @@ def test_ucb1_tuned_explores_the_uncertain_child_more_than_uct():
     exploration term once a child has many visits)."""
     n = 5000
     ints, floats, _ = _root_with_children([n, n], [0.0, 0.0], [0.0, float(n)])
-    assert search_tree.select_child(ints, floats, 0, search_tree.MODE_UCT, 1.0, 1.0) == 1
-    assert search_tree.select_child(ints, floats, 0, search_tree.MODE_UCT, 1.0, 1.0, True) == 2
+    settings = SearchSettings(1.0, 1.0, 0, False)
+    assert select_uct(ints, floats, 0, settings) == 1
+    assert select_uct_tuned(ints, floats, 0, settings) == 2
     # with a variance of 1 (the largest in [-1, 1]) the term is UCT's
     ints, floats, _ = _root_with_children([n, 2 * n], [0.0, 0.01], [float(n), float(2 * n)])
-    assert search_tree.select_child(
-        ints, floats, 0, search_tree.MODE_UCT, 1.0, 1.0
-    ) == search_tree.select_child(ints, floats, 0, search_tree.MODE_UCT, 1.0, 1.0, True)
+    assert select_uct(ints, floats, 0, settings) == select_uct_tuned(ints, floats, 0, settings)
 
 
 def test_backup_tuned_keeps_the_sums_of_squares():
-    ints, floats, _ = _root_with_children([1, 1], [0.0, 0.0], [0.0, 0.0])
-    search_tree.backup_tuned(ints, floats, 1, -0.5)
+    ints, floats, meta = _root_with_children([1, 1], [0.0, 0.0], [0.0, 0.0])
+    backup_tuned((ints, floats, meta), None, 1, 1, 1, -0.5)
     assert floats[1, search_tree.F_SQUARES] == 0.25 and floats[0, search_tree.F_SQUARES] == 0.25
     assert ints[1, search_tree.I_VISITS] == 2
 
@@ -169,26 +168,6 @@ def test_lgr_stores_the_winners_replies_and_forgets_the_losers():
     assert replies[1, 0] == -1  # the loser's other reply is not stored
     update_replies(replies, moves, players, 0, 5, int(Outcome.DRAW))
     assert replies[0, 8] == 0  # a draw changes nothing
-
-
-def test_the_rollout_evaluator_grows_the_same_tree_as_the_inline_playout():
-    game = ConnectNGame()
-    state = game.new_initial_state().data
-    trees = []
-    for evaluator in (None, rollout_value):
-        tree = search_tree.new_tree(20_000)
-        search_tree.tree_reset(*tree, 0)
-        workspace = new_workspace(game.kernels, game.params, state, 7, game.max_moves)
-        config = SearchConfig(search_tree.MODE_UCT, 1.4, 1.0, 1, False)
-        rng = np.array([12345], dtype=np.uint64)
-        no_data = np.zeros(0, dtype=np.int64)
-        run_simulations(
-            game.kernels, evaluator, game.params, state, tree, config, rng, workspace, no_data,
-            3000, False,
-        )  # fmt: skip
-        trees.append(tree)
-    assert np.array_equal(trees[0][0], trees[1][0])
-    assert np.array_equal(trees[0][1], trees[1][1])
 
 
 # --- results: proven moves, tree text, determinism -----------------------------------------

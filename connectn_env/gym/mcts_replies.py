@@ -1,7 +1,7 @@
 """Compiled MCTS replies for the native vector env (imported only for ``opponent="mcts"``).
 
 Each flagged board gets a fresh search of the one compiled search loop
-(``agents.loop.search_action``, with the agent's evaluator and options) driven by the board's
+(``agents.loop.search_action``, with the agent's policy and move choice) driven by the board's
 own xorshift generator; one tree buffer and one workspace serve every board in turn.
 """
 
@@ -17,18 +17,18 @@ NATIVE_MCTS_KWARGS = frozenset({"simulations", "exploration", "max_nodes", "reus
 
 @njit(cache=True)
 def mcts_replies(
-    kernels, evaluator, params, states, which, rngs, simulations, config, tree, workspace, data
+    kernels, params, states, which, rngs, simulations, policy, choose, tree, workspace, data
 ):
     """Play the search's move on every flagged board."""
     for i in range(states.shape[0]):
         if which[i]:
             action = search_action(
                 kernels,
-                evaluator,
                 params,
                 states[i],
                 tree,
-                config,
+                policy,
+                choose,
                 rngs[i : i + 1],
                 workspace,
                 data,

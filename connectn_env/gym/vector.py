@@ -296,17 +296,17 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
                     game.kernels, game.params, self._initial, game.num_actions, game.max_moves
                 )
                 self._tree = (new_tree(max_nodes), workspace)
-            config, evaluator, data = agent.compiled_setup(game)  # the agent's options
+            policy, choose, data = agent.compiled_setup(game)  # the agent's options
             self._compiled(
                 mcts_replies,
                 game.kernels,
-                evaluator,
                 self._params,
                 self._states,
                 which,
                 self._rngs,
                 simulations,
-                config,
+                policy,
+                choose,
                 self._tree[0],
                 self._tree[1],
                 data,

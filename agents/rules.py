@@ -1,0 +1,515 @@
+"""The rules of the compiled search loop, as compiled functions passed in (mctx-style).
+
+:func:`agents.loop.run_simulations` knows no formula: it takes a :class:`SearchPolicy`, a
+named tuple of four compiled functions and the settings they read, and calls
+
+- ``select(ints, floats, node, settings) -> child``: the child to descend into;
+- ``expand(kernels, params, tree, workspace, node, rng, data, settings) -> step``: what to do
+  at a node without children, one of the step codes below (the rule may expand it);
+- ``evaluate(kernels, params, state, rng, game_workspace, moves, players, count, tree, data)
+  -> (r0, count)``: a leaf's value for player 0 (a play-out appends its moves to the trace);
+- ``backup(tree, workspace, node, depth, count, r0)``: back a simulation's result up.
+
+Each is made with :func:`~connectn_env.games.contract.compiled_kernel` (numba specialises the
+loop on the functions it gets, and caches each combination on disk), and reads from
+``settings`` only the fields it needs: a rule with constants of its own brings a settings type
+with those fields (see :mod:`agents.gumbel`). The ``SELECTIONS`` registry names each selection
+rule with what the agents need around it (its backup, its move choice and root policy, a hook
+run before each search); a new rule is a module and one line there.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import types
+from numba.core.typing.typeof import _typeof_tuple
+from numba.extending import overload, typeof_impl
+
+from agents.tree import (
+    F_INV_SQRT,
+    F_MEAN,
+    F_PRIOR,
+    F_SQUARES,
+    I_AMAF_N,
+    I_COUNT,
+    I_FIRST,
+    I_SOLVED,
+    I_VISITS,
+    LOSS,
+    UNSOLVED,
+    WIN,
+    amaf_mean,
+    backup_squares,
+    best_root_child,
+    expand,
+    rave_update,
+    shuffle_together,
+    sqrt_log,
+)
+from agents.tree import backup as backup_values
+from connectn_env.games.contract import compiled_kernel
+from connectn_env.games.lib.jit import njit
+
+# What ``expand`` tells the loop to do at a node without children.
+DESCEND = 0  # the node was expanded: select a child and go on
+EVALUATE = 1  # evaluate the node with ``evaluate`` and back the value up
+ASK_VALUE = 2  # stop: the caller values the node (no expansion) and backs the value up
+ASK_EXPANSION = 3  # stop: the caller expands the node, then resumes the walk
+ASK_BOTH = 4  # stop: the caller expands the node and backs up its evaluation
+
+
+class SearchSettings(
+    namedtuple("SearchSettings", "exploration rave_equivalence expansion fastest_win")
+):
+    """The constants the built-in rules and the loop read.
+
+    Attributes:
+        exploration: UCT's ``c`` or PUCT's ``c_puct``.
+        rave_equivalence: RAVE's ``k`` (read by the RAVE rules only).
+        expansion: Flags of the game's tactics (``DECISIVE``, ``LOCAL`` of
+            :mod:`connectn_env.games.tactics`) choosing the moves of a new node, read by the
+            expansion rules when ``data`` is an :class:`agents.rollout.PolicyData` (which
+            carries the tactics); 0: every legal move.
+        fastest_win: Once the root is a proven win, search its unproven moves for a faster
+            win (the budget permitting) instead of stopping (read by the loop).
+    """
+
+    __slots__ = ()
+
+
+class SearchPolicy(namedtuple("SearchPolicy", "select expand evaluate backup settings")):
+    """The rules one search runs: four compiled functions and their settings (see the module
+    docstring)."""
+
+    __slots__ = ()
+
+
+_POLICY_TYPES: dict[int, tuple[Any, Any]] = {}
+
+
+@typeof_impl.register(SearchPolicy)
+def _typeof_search_policy(value: SearchPolicy, context: Any) -> Any:
+    """numba's type of a policy, computed once per policy object (a policy is called with per
+    leaf of a network-guided search; typing its dispatchers each time costs tens of
+    microseconds)."""
+    entry = _POLICY_TYPES.get(id(value))
+    if entry is None or entry[0] is not value:
+        entry = _POLICY_TYPES[id(value)] = (value, _typeof_tuple(value, context))
+    return entry[1]
+
+
+# --- inlining ----------------------------------------------------------------------------
+
+_INLINED: dict[Any, Any] = {}
+
+
+def _inlined_body(rule: Any) -> Any:
+    """An ``inline="always"`` twin of the compiled function whose numba type is ``rule``."""
+    body = _INLINED.get(rule.dispatcher)
+    if body is None:
+        body = _INLINED[rule.dispatcher] = njit(inline="always")(rule.dispatcher.py_func)
+    return body
+
+
+def _rule_call(role: str, arguments: tuple[str, ...]) -> Any:
+    """``call_<role>(rule, *arguments)``: ``rule(*arguments)`` with the rule's body inlined
+    into the compiled caller (numba does not inline a function passed in, and a call per tree
+    level cost 9% of a Connect Four search). Compiled code only."""
+    names = ", ".join(arguments)
+    namespace: dict[str, Any] = {}
+    exec(
+        f"def call_{role}(rule, {names}):\n"
+        f"    raise NotImplementedError('call_{role} is only called from compiled code')\n"
+        f"def typer(rule, {names}):\n"
+        f"    body = inlined_body(rule)\n"
+        f"    def call(rule, {names}):\n"
+        f"        return body({names})\n"
+        f"    return call\n",
+        {"inlined_body": _inlined_body},
+        namespace,
+    )
+    stub = namespace[f"call_{role}"]
+    stub.__doc__ = _rule_call.__doc__.replace("call_<role>", f"call_{role}")
+    overload(stub, inline="always")(namespace["typer"])
+    return stub
+
+
+call_select = _rule_call("select", ("ints", "floats", "node", "settings"))
+call_expand = _rule_call(
+    "expand", ("kernels", "params", "tree", "workspace", "node", "rng", "data", "settings")
+)
+call_evaluate = _rule_call(
+    "evaluate",
+    ("kernels", "params", "state", "rng", "game", "moves", "players", "count", "tree", "data"),
+)
+call_backup = _rule_call("backup", ("tree", "workspace", "node", "depth", "count", "r0"))
+
+
+# --- selection ---------------------------------------------------------------------------
+
+
+@compiled_kernel
+def select_uct(ints, floats, node, settings):
+    """UCT: ``Q + c sqrt(ln N / n)``, unvisited children first; a proven win at once, never a
+    proven loss if avoidable. No division, square root or logarithm per child (the hot loop
+    of plain UCT)."""
+    first = ints[node, I_FIRST]
+    last = first + ints[node, I_COUNT]
+    weight = settings.exploration * sqrt_log(max(ints[node, I_VISITS], 1))
+    best = -1
+    best_score = -math.inf
+    # Unsigned indices: numba adds no negative-index wraparound code (7% of a search).
+    for index in range(np.uint64(first), np.uint64(last)):
+        status = ints[index, I_SOLVED]
+        n = ints[index, I_VISITS]
+        child = np.int64(index)
+        if status != UNSOLVED or n == 0:
+            if status == WIN:
+                return child
+            if status == LOSS:
+                continue
+            if n == 0:
+                return child
+        score = floats[index, F_MEAN] + weight * floats[index, F_INV_SQRT]
+        if score > best_score:
+            best_score = score
+            best = child
+    return first if best == -1 else best
+
+
+# Inlined into each selection rule with constant flags, which LLVM then folds.
+@njit(cache=True, inline="always")
+def _select_ucb(ints, floats, node, exploration, rave_equivalence, rave, tuned):
+    """UCT with RAVE's blend and/or UCB1-tuned's exploration (see the rules below)."""
+    first = ints[node, I_FIRST]
+    last = first + ints[node, I_COUNT]
+    parent_visits = max(ints[node, I_VISITS], 1)
+    log_n = math.log(parent_visits)
+    weight = exploration * math.sqrt(log_n)
+    beta = math.sqrt(rave_equivalence / (3.0 * parent_visits + rave_equivalence))
+    tuned_bonus = 4.0 * math.sqrt(2.0 * log_n)  # times 1 / sqrt(n): 4 sqrt(2 ln N / n)
+    best = -1
+    best_score = -math.inf
+    for child in range(first, last):
+        status = ints[child, I_SOLVED]
+        if status == WIN:
+            return child
+        if status == LOSS:
+            continue
+        n = ints[child, I_VISITS]
+        if n == 0:
+            if not rave or ints[child, I_AMAF_N] == 0:
+                return child
+            score = amaf_mean(ints, floats, child) + weight
+        else:
+            q = floats[child, F_MEAN]
+            inv_sqrt = floats[child, F_INV_SQRT]
+            explore = weight * inv_sqrt
+            if tuned:
+                variance = floats[child, F_SQUARES] / n - q * q
+                explore *= math.sqrt(min(1.0, variance + tuned_bonus * inv_sqrt))
+            if rave and ints[child, I_AMAF_N] > 0:
+                score = (1.0 - beta) * q + beta * amaf_mean(ints, floats, child) + explore
+            else:
+                score = q + explore
+        if score > best_score:
+            best_score = score
+            best = child
+    return first if best == -1 else best
+
+
+@compiled_kernel
+def select_uct_tuned(ints, floats, node, settings):
+    """UCB1-tuned (Auer et al. 2002): UCT's exploration term scaled by ``sqrt(min(1, V))``,
+    ``V = var + 4 sqrt(2 ln N / n)`` with ``var`` the child's value variance (the paper's
+    formula for values in [-1, 1]); needs :func:`backup_tuned`."""
+    return _select_ucb(ints, floats, node, settings.exploration, 1.0, False, True)
+
+
+@compiled_kernel
+def select_rave(ints, floats, node, settings):
+    """MC-RAVE (Gelly and Silver 2011): ``(1 - b) Q + b Q_amaf + c sqrt(ln N / n)`` with
+    ``b = sqrt(k / (3 N + k))``; an unvisited child with AMAF data is scored by ``Q_amaf``
+    alone. Needs :func:`backup_rave`."""
+    return _select_ucb(
+        ints, floats, node, settings.exploration, settings.rave_equivalence, True, False
+    )
+
+
+@compiled_kernel
+def select_rave_tuned(ints, floats, node, settings):
+    """RAVE with UCB1-tuned's exploration; needs :func:`backup_rave_tuned`."""
+    return _select_ucb(
+        ints, floats, node, settings.exploration, settings.rave_equivalence, True, True
+    )
+
+
+@compiled_kernel
+def select_puct(ints, floats, node, settings):
+    """PUCT (AlphaZero): ``Q + c P sqrt(N) / (1 + n)`` with ``Q = 0`` for unvisited
+    children; a proven win at once, never a proven loss if avoidable."""
+    first = ints[node, I_FIRST]
+    exploration = settings.exploration
+    sqrt_n = math.sqrt(max(ints[node, I_VISITS], 1))
+    best = -1
+    best_score = -math.inf
+    for child in range(first, first + ints[node, I_COUNT]):
+        status = ints[child, I_SOLVED]
+        if status == WIN:
+            return child
+        if status == LOSS:
+            continue
+        prior = floats[child, F_PRIOR]
+        score = floats[child, F_MEAN] + exploration * prior * sqrt_n / (1.0 + ints[child, I_VISITS])
+        if score > best_score:
+            best_score = score
+            best = child
+    return first if best == -1 else best
+
+
+# --- backup ------------------------------------------------------------------------------
+
+
+@compiled_kernel
+def backup_mean(tree, workspace, node, depth, count, r0):
+    """Add one visit with result ``r0`` (for player 0) to ``node`` and its ancestors."""
+    backup_values(tree[0], tree[1], node, r0)
+
+
+@compiled_kernel
+def backup_tuned(tree, workspace, node, depth, count, r0):
+    """:func:`backup_mean`, also keeping the sums of squared values (UCB1-tuned)."""
+    backup_values(tree[0], tree[1], node, r0)
+    backup_squares(tree[0], tree[1], node, r0)
+
+
+@compiled_kernel
+def backup_rave(tree, workspace, node, depth, count, r0):
+    """:func:`backup_mean` and RAVE's AMAF update from the simulation's trace (the path's
+    ``depth`` moves and the play-out's, ``count`` in all)."""
+    ints, floats, meta = tree
+    backup_values(ints, floats, node, r0)
+    rave_update(
+        ints, floats, meta, workspace.stamp, workspace.path, depth, workspace.moves,
+        workspace.players, 0, count, r0,
+    )  # fmt: skip
+
+
+@compiled_kernel
+def backup_rave_tuned(tree, workspace, node, depth, count, r0):
+    """:func:`backup_rave` with the sums of squared values (UCB1-tuned)."""
+    ints, floats, meta = tree
+    backup_values(ints, floats, node, r0)
+    backup_squares(ints, floats, node, r0)
+    rave_update(
+        ints, floats, meta, workspace.stamp, workspace.path, depth, workspace.moves,
+        workspace.players, 0, count, r0,
+    )  # fmt: skip
+
+
+# --- expansion ---------------------------------------------------------------------------
+
+
+def node_moves(kernels, params, state, actions, data, flags):
+    """The moves a new node gets (written to ``actions``, the count returned): with an
+    :class:`agents.rollout.PolicyData` and ``flags``, its tactics' choice; else every legal
+    move. Compiled code only: the choice is made when numba types ``data``."""
+    raise NotImplementedError("node_moves is only called from compiled code")
+
+
+@overload(node_moves)
+def _node_moves(kernels, params, state, actions, data, flags):
+    if isinstance(data, types.BaseNamedTuple) and "tactics" in data.fields:
+
+        def tactical(kernels, params, state, actions, data, flags):
+            if flags == 0:
+                return kernels.legal_actions(params, state, actions)
+            tactics = data.tactics
+            return tactics.expansion(kernels, params, state, data.workspace, actions, flags)
+
+        return tactical
+
+    def every_legal_move(kernels, params, state, actions, data, flags):
+        return kernels.legal_actions(params, state, actions)
+
+    return every_legal_move
+
+
+@njit(cache=True, inline="always")
+def expand_uniform(kernels, params, tree, workspace, node, rng, data, settings):
+    """Expand ``node`` with one child per move of :func:`node_moves`, uniform priors, random
+    order; False if the tree is full."""
+    work, actions, priors = workspace.state, workspace.actions, workspace.priors
+    count = node_moves(kernels, params, work, actions, data, settings.expansion)
+    for i in range(count):
+        priors[i] = 1.0 / count
+    shuffle_together(actions, priors, count, rng)
+    ints, floats, meta = tree
+    return expand(ints, floats, meta, node, kernels.player(params, work), actions, priors, count)
+
+
+@compiled_kernel
+def expand_on_second_visit(kernels, params, tree, workspace, node, rng, data, settings):
+    """UCT's rule (OpenSpiel's too): a node other than the root is evaluated on its first
+    visit and expanded on its second, and the search then goes on to a new child."""
+    if node != 0 and tree[0][node, I_VISITS] == 0:
+        return EVALUATE
+    if not expand_uniform(kernels, params, tree, workspace, node, rng, data, settings):
+        return EVALUATE  # the tree is full
+    return DESCEND
+
+
+@compiled_kernel
+def expand_on_first_visit(kernels, params, tree, workspace, node, rng, data, settings):
+    """AlphaZero's rule: a new node is expanded (uniform priors) and evaluated itself."""
+    expand_uniform(kernels, params, tree, workspace, node, rng, data, settings)
+    return EVALUATE
+
+
+@compiled_kernel
+def caller_expands(kernels, params, tree, workspace, node, rng, data, settings):
+    """AlphaZero's rule with the evaluation outside: the loop stops at each new node for the
+    caller to expand it with its priors and back up its value (a network in Python)."""
+    return ASK_BOTH
+
+
+@compiled_kernel
+def caller_expands_on_second_visit(kernels, params, tree, workspace, node, rng, data, settings):
+    """:func:`expand_on_second_visit` with the position outside (a third-party env): the
+    caller values a node on its first visit, and expands it on its second visit before the
+    walk resumes."""
+    if node != 0 and tree[0][node, I_VISITS] == 0:
+        return ASK_VALUE
+    return ASK_EXPANSION
+
+
+# --- move choice and root policy -----------------------------------------------------------
+
+
+@compiled_kernel
+def most_visited_child(ints, floats, settings):
+    """The move to play after a UCT or PUCT search: :func:`agents.tree.best_root_child`."""
+    return best_root_child(ints, floats)
+
+
+@compiled_kernel
+def visit_policy(ints, floats, settings, out):
+    """The search policy over the root's children (``out[i]`` for the ``i``-th): visit
+    counts, normalised (uniform before any visit)."""
+    first, count = ints[0, I_FIRST], ints[0, I_COUNT]
+    total = 0.0
+    for i in range(count):
+        out[i] = ints[first + i, I_VISITS]
+        total += out[i]
+    for i in range(count):
+        out[i] = out[i] / total if total > 0 else 1.0 / count
+
+
+class Selection(NamedTuple):
+    """A selection rule and what the agents need around it.
+
+    Attributes:
+        select: The compiled ``select`` of :class:`SearchPolicy`.
+        backup: The compiled ``backup`` it needs (what its statistics are kept by).
+        choose: Compiled ``choose(ints, floats, settings) -> child``: the root child to play.
+        root_policy: Compiled ``root_policy(ints, floats, settings, out)``: the search's
+            policy over the root's children (a training target; visit counts for UCT).
+        prepare: ``prepare(tree, settings, generator, simulations) -> settings``, run in
+            Python once the root is expanded, before each search's simulations (Gumbel
+            draws its noise and plans its budget there); None: nothing to prepare.
+        needs_simulations: The rule plans a simulation budget (refused with a time limit
+            alone).
+    """
+
+    select: Any
+    backup: Any
+    choose: Any = most_visited_child
+    root_policy: Any = visit_policy
+    prepare: Callable[..., Any] | None = None
+    needs_simulations: bool = False
+
+
+UCT = Selection(select_uct, backup_mean)
+UCT_TUNED = Selection(select_uct_tuned, backup_tuned)
+RAVE = Selection(select_rave, backup_rave)
+RAVE_TUNED = Selection(select_rave_tuned, backup_rave_tuned)
+PUCT = Selection(select_puct, backup_mean)
+
+
+def _gumbel() -> Selection:
+    from agents.gumbel import GUMBEL
+
+    return GUMBEL
+
+
+# The selection rules by the name agents and agent specs use (``selection=NAME``), with RAVE's
+# variants by ``(name, True)``. A callable entry is imported on first use.
+SELECTIONS: dict[Any, Selection | Callable[[], Selection]] = {
+    "ucb1": UCT,
+    "ucb1-tuned": UCT_TUNED,
+    ("ucb1", True): RAVE,
+    ("ucb1-tuned", True): RAVE_TUNED,
+    "puct": PUCT,
+    "gumbel": _gumbel,
+}
+
+
+# The rules each agent offers as ``selection=NAME`` (and agent specs as ``selection=NAME``).
+MCTS_SELECTIONS = ("ucb1", "ucb1-tuned", "gumbel")
+PUCT_SELECTIONS = ("puct", "gumbel")
+
+
+def selection_rule(name: str, *, rave: bool = False) -> Selection:
+    """The registered selection rule ``name`` (with RAVE's blend where asked).
+
+    Raises:
+        ValueError: no such rule, or none with RAVE.
+    """
+    key: Any = (name, True) if rave else name
+    entry = SELECTIONS.get(key)
+    if entry is None:
+        names = sorted(k for k in SELECTIONS if isinstance(k, str))
+        extra = " with rave=True" if rave else ""
+        raise ValueError(f"no selection rule {name!r}{extra}; the rules are {', '.join(names)}")
+    return entry if isinstance(entry, Selection) else entry()
+
+
+__all__ = [
+    "ASK_BOTH",
+    "ASK_EXPANSION",
+    "ASK_VALUE",
+    "DESCEND",
+    "EVALUATE",
+    "MCTS_SELECTIONS",
+    "PUCT",
+    "PUCT_SELECTIONS",
+    "SELECTIONS",
+    "SearchPolicy",
+    "SearchSettings",
+    "Selection",
+    "backup_mean",
+    "backup_rave",
+    "backup_rave_tuned",
+    "backup_tuned",
+    "call_backup",
+    "call_evaluate",
+    "call_expand",
+    "call_select",
+    "caller_expands",
+    "caller_expands_on_second_visit",
+    "expand_on_first_visit",
+    "expand_on_second_visit",
+    "most_visited_child",
+    "select_puct",
+    "select_rave",
+    "select_rave_tuned",
+    "select_uct",
+    "select_uct_tuned",
+    "selection_rule",
+    "visit_policy",
+]

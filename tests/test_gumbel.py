@@ -1,0 +1,134 @@
+"""Gumbel root search (agents/gumbel.py): the halving schedule, the improved policy, the move
+choice, and better choices than PUCT on few simulations."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from agents_helpers import play
+from pettingzoo.classic import tictactoe_v3
+
+from agents import MCTSAgent, PUCTAgent
+from agents.gumbel import MAX_CONSIDERED, considered_visits
+from agents.rules import MCTS_SELECTIONS, PUCT_SELECTIONS, selection_rule
+from connectn_env import connect_n_v0, gomoku_v0
+from connectn_env.games import REGISTRY
+from connectn_env.specs import parse_agent_spec
+
+TICTACTOE = REGISTRY["tictactoe"].fixed
+# Positions where the player to move wins at once with one move (and only with it).
+WINS_AT_ONCE = [
+    (connect_n_v0.env, {}, [0, 0, 1, 1, 2, 6], 3),
+    (connect_n_v0.env, {}, [6, 6, 5, 5, 4, 0], 3),
+    (connect_n_v0.env, {}, [0, 1, 0, 1, 0, 2], 0),
+    (connect_n_v0.env, TICTACTOE, [0, 3, 1, 4], 2),
+    (connect_n_v0.env, TICTACTOE, [0, 1, 4, 2], 8),
+    (gomoku_v0.env, {"size": 9}, [0, 9, 1, 10, 2, 11, 3, 12], 4),
+]
+
+
+@pytest.mark.parametrize("considered", [1, 2, 3, 7, 16])
+@pytest.mark.parametrize("simulations", [1, 8, 50, 200])
+def test_the_schedule_halves_the_considered_moves(considered, simulations) -> None:
+    schedule = considered_visits(considered, simulations).tolist()
+    assert len(schedule) == simulations
+    if considered == 1:
+        assert schedule == list(range(simulations))
+        return
+    first = min(considered, simulations)
+    assert schedule[:first] == [0] * first  # every considered move once, first
+    assert schedule == sorted(schedule)
+    counts = [schedule.count(level) for level in range(schedule[-1])]  # the last may be cut
+    assert all(2 <= count <= considered for count in counts)
+    assert counts == sorted(counts, reverse=True)
+
+
+def test_with_8_simulations_gumbel_finds_winning_moves_more_often_than_puct() -> None:
+    """Uniform priors and play-out values, 50 seeds per position: sequential halving tries
+    up to 16 moves once each before it spends a second visit, PUCT follows the first move
+    whose play-out won. Gumbel finds the win at least as often on each position, and more
+    often over all of them."""
+    hits = {selection: [] for selection in PUCT_SELECTIONS}
+    for make, kwargs, moves, best in WINS_AT_ONCE:
+        for selection in PUCT_SELECTIONS:
+            found = 0
+            for seed in range(50):
+                env = play(lambda: make(**kwargs), moves)  # noqa: B023
+                agent = PUCTAgent(simulations=8, selection=selection, seed=seed)
+                found += agent.search(env).action == best
+            hits[selection].append(found)
+    assert all(g >= p for g, p in zip(hits["gumbel"], hits["puct"], strict=True)), hits
+    assert sum(hits["gumbel"]) > sum(hits["puct"]), hits
+
+
+@pytest.mark.parametrize("agent", [
+    PUCTAgent(simulations=30, selection="gumbel", seed=1),
+    MCTSAgent(simulations=30, selection="gumbel", preset="uct", seed=1),
+], ids=["puct", "mcts"])  # fmt: skip
+def test_the_improved_policy_is_a_distribution_over_the_legal_moves(agent) -> None:
+    env = play(connect_n_v0.env, [0, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 6])  # columns 0 and 6 full
+    result = agent.search(env)
+    assert result.pi.shape == (7,)
+    assert result.pi[0] == result.pi[6] == 0.0
+    assert (result.pi[1:6] > 0).all()
+    assert result.pi.sum() == pytest.approx(1.0)
+    # the move played is one of those the search spent most on
+    considered = result.visits[1:6]
+    assert result.visits[result.action] == considered.max()
+
+
+def test_sequential_halving_visits_the_considered_moves_in_its_plan() -> None:
+    env = gomoku_v0.env(size=9)
+    env.reset()
+    result = PUCTAgent(simulations=64, selection="gumbel", seed=3).search(env)
+    visited = result.visits[result.visits > 0]
+    assert len(visited) == MAX_CONSIDERED  # 81 legal moves, 16 considered
+    assert sorted(visited.tolist()) == [1] * 8 + [3] * 4 + [7] * 2 + [15] * 2  # halving
+
+
+def test_gumbel_searches_third_party_envs_too() -> None:
+    env = play(tictactoe_v3.env, [0, 3, 1, 4])
+    for agent in (
+        MCTSAgent(simulations=20, selection="gumbel", seed=0),
+        PUCTAgent(simulations=20, selection="gumbel", seed=0),
+    ):
+        result = agent.search(env)
+        assert result.action == 2
+        assert result.pi.sum() == pytest.approx(1.0)
+
+
+def test_gumbel_options_are_checked() -> None:
+    with pytest.raises(ValueError, match="plans a simulation budget"):
+        PUCTAgent(simulations=None, time_limit=1.0, selection="gumbel")
+    with pytest.raises(ValueError, match="plans a simulation budget"):
+        MCTSAgent(time_limit=1.0, selection="gumbel")
+    with pytest.raises(ValueError, match="no selection rule 'gumbel' with rave=True"):
+        MCTSAgent(simulations=10, selection="gumbel", rave=True)
+    env = gomoku_v0.env(size=9)  # Gomoku's defaults have RAVE: refused when the search starts
+    env.reset()
+    with pytest.raises(ValueError, match="selection='gumbel' with rave=True"):
+        MCTSAgent(simulations=10, selection="gumbel").search(env)
+    with pytest.raises(ValueError, match="selection"):
+        PUCTAgent(selection="ucb1")
+    with pytest.raises(ValueError, match="no selection rule 'gumbel' with rave=True"):
+        selection_rule("gumbel", rave=True)
+    assert "gumbel" in MCTS_SELECTIONS
+
+
+def test_gumbel_is_an_agent_spec_key() -> None:
+    agent = parse_agent_spec("puct:simulations=16,selection=gumbel").build()
+    assert isinstance(agent, PUCTAgent) and agent.selection == "gumbel"
+    agent = parse_agent_spec("mcts:simulations=16,selection=gumbel").build()
+    assert agent.selection == "gumbel"
+    with pytest.raises(ValueError, match="selection"):
+        parse_agent_spec("puct:selection=ucb1")
+
+
+def test_a_reused_tree_plans_only_this_searchs_visits() -> None:
+    env = connect_n_v0.env()
+    env.reset()
+    agent = PUCTAgent(simulations=16, selection="gumbel", seed=0)
+    first = agent.search(env)
+    second = agent.search(env)  # the same root: the tree is reused
+    assert second.visits.sum() == first.visits.sum() + 16
+    assert np.isclose(second.pi.sum(), 1.0)
