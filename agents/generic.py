@@ -24,7 +24,7 @@ import numpy as np
 from agents.envapi import clone_env, transparent_core
 from agents.loop import RESUME, SearchWorkspace, back_up_leaf, expand_leaf, run_simulations
 from agents.positions import EnvCopyState, SimState, sim_state
-from agents.rules import ASK_BOTH, ASK_EXPANSION, ASK_VALUE, SearchPolicy
+from agents.rules import ASK_BOTH, ASK_EXPANSION, ASK_VALUE, SearchPolicy, compiled_rule
 from connectn_env.games.contract import Outcome, bind, compiled_kernel
 
 # ``evaluate(position) -> (priors over position.legal(), result for player 0)``; the position
@@ -59,7 +59,7 @@ _NO_ACTIONS = np.zeros(0, dtype=np.int64)
 _NO_PRIORS = np.zeros(0, dtype=np.float64)
 
 
-@compiled_kernel
+@compiled_rule
 def caller_evaluates(kernels, params, state, rng, workspace, moves, players, count, tree, data):
     """The ``evaluate`` rule of a policy whose expansion rule asks the caller at every leaf:
     never reached (the caller values the leaves); NaN, were it reached."""

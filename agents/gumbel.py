@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.rules import Selection, backup_mean
+from agents.rules import Selection, backup_mean, compiled_rule
 from agents.tree import (
     F_MEAN,
     F_PRIOR,
@@ -41,7 +41,6 @@ from agents.tree import (
     WIN,
     best_root_child,
 )
-from connectn_env.games.contract import compiled_kernel
 from connectn_env.games.lib.jit import njit
 
 MAX_CONSIDERED = 16  # m: moves sampled at the root (mctx's max_num_considered_actions)
@@ -229,7 +228,7 @@ def _considered_choice(ints, floats, settings, level):
     return best
 
 
-@compiled_kernel
+@compiled_rule
 def select_gumbel(ints, floats, node, settings):
     """Gumbel's selection: sequential halving at the root (while its plan lasts), the improved
     policy's deterministic choice below it (see the module docstring)."""
@@ -248,7 +247,7 @@ def select_gumbel(ints, floats, node, settings):
     return _interior_choice(ints, floats, node, settings)
 
 
-@compiled_kernel
+@compiled_rule
 def choose_gumbel(ints, floats, settings):
     """The move to play: a proven win (the shortest), else the open considered move with the
     most visits in this search and the best ``g + logit + sigma(q)``."""
@@ -265,7 +264,7 @@ def choose_gumbel(ints, floats, settings):
     return _considered_choice(ints, floats, settings, most)
 
 
-@compiled_kernel
+@compiled_rule
 def improved_policy(ints, floats, settings, out):
     """``softmax(logit + sigma(q))`` over the root's children (``out[i]`` for the ``i``-th)."""
     first, count = ints[0, I_FIRST], ints[0, I_COUNT]

@@ -22,15 +22,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from agents.rules import (
-    ASK_VALUE,
-    EVALUATE,
-    SearchPolicy,
-    call_backup,
-    call_evaluate,
-    call_expand,
-    call_select,
-)
+from agents.rules import ASK_VALUE, EVALUATE, SearchPolicy, compiled_rule
 from agents.tree import (
     I_ACTION,
     I_COUNT,
@@ -45,7 +37,7 @@ from agents.tree import (
     solved_r0,
     tree_reset,
 )
-from connectn_env.games.contract import Outcome, compiled_kernel
+from connectn_env.games.contract import Outcome
 from connectn_env.games.lib.jit import njit
 
 _ONGOING = int(Outcome.ONGOING)
@@ -85,7 +77,7 @@ def outcome_r0(outcome):
     return 0.0
 
 
-@compiled_kernel
+@compiled_rule
 def rollout_value(kernels, params, state, rng, workspace, moves, players, count, tree, data):
     """Evaluator: one uniformly random play-out; its moves are appended to the trace.
 
@@ -159,9 +151,7 @@ def run_simulations(kernels, params, root, tree, policy, rng, workspace, data, s
                 path[1] = node
         while ints[node, I_SOLVED] == UNSOLVED and kernels.outcome(params, work) == _ONGOING:
             if ints[node, I_COUNT] == 0:
-                step = call_expand(
-                    policy.expand, kernels, params, tree, workspace, node, rng, data, settings
-                )
+                step = policy.expand(kernels, params, tree, workspace, node, rng, data, settings)
                 if step >= ASK_VALUE:
                     leaf_info[0] = node
                     leaf_info[1] = depth
@@ -171,7 +161,7 @@ def run_simulations(kernels, params, root, tree, policy, rng, workspace, data, s
                     evaluate = True
                     break
             players[depth] = ints[node, I_PLAYER]
-            node = call_select(policy.select, ints, floats, node, settings)
+            node = policy.select(ints, floats, node, settings)
             action = ints[node, I_ACTION]
             moves[depth] = action
             kernels.apply(params, work, action)
@@ -184,11 +174,10 @@ def run_simulations(kernels, params, root, tree, policy, rng, workspace, data, s
             r0 = outcome_r0(kernels.outcome(params, work))
             mark_terminal(ints, node, r0)
         else:
-            r0, count = call_evaluate(
-                policy.evaluate,
-                kernels, params, work, rng, workspace.game, moves, players, count, tree, data,
-            )  # fmt: skip
-        call_backup(policy.backup, tree, workspace, node, depth, count, r0)
+            r0, count = policy.evaluate(
+                kernels, params, work, rng, workspace.game, moves, players, count, tree, data
+            )
+        policy.backup(tree, workspace, node, depth, count, r0)
     return simulations
 
 

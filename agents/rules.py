@@ -10,8 +10,8 @@ named tuple of four compiled functions and the settings they read, and calls
   -> (r0, count)``: a leaf's value for player 0 (a play-out appends its moves to the trace);
 - ``backup(tree, workspace, node, depth, count, r0)``: back a simulation's result up.
 
-Each is made with :func:`~connectn_env.games.contract.compiled_kernel` (numba specialises the
-loop on the functions it gets, and caches each combination on disk), and reads from
+Each is made with :func:`compiled_rule` (numba specialises the loop on the functions it gets,
+inlines them, and caches each combination on disk), and reads from
 ``settings`` only the fields it needs: a rule with constants of its own brings a settings type
 with those fields (see :mod:`agents.gumbel`). The ``SELECTIONS`` registry names each selection
 rule with what the agents need around it (its backup, its move choice and root policy, a hook
@@ -52,7 +52,6 @@ from agents.tree import (
     sqrt_log,
 )
 from agents.tree import backup as backup_values
-from connectn_env.games.contract import compiled_kernel
 from connectn_env.games.lib.jit import njit
 
 # What ``expand`` tells the loop to do at a node without children.
@@ -103,57 +102,21 @@ def _typeof_search_policy(value: SearchPolicy, context: Any) -> Any:
     return entry[1]
 
 
-# --- inlining ----------------------------------------------------------------------------
-
-_INLINED: dict[Any, Any] = {}
-
-
-def _inlined_body(rule: Any) -> Any:
-    """An ``inline="always"`` twin of the compiled function whose numba type is ``rule``."""
-    body = _INLINED.get(rule.dispatcher)
-    if body is None:
-        body = _INLINED[rule.dispatcher] = njit(inline="always")(rule.dispatcher.py_func)
-    return body
-
-
-def _rule_call(role: str, arguments: tuple[str, ...]) -> Any:
-    """``call_<role>(rule, *arguments)``: ``rule(*arguments)`` with the rule's body inlined
-    into the compiled caller (numba does not inline a function passed in, and a call per tree
-    level cost 9% of a Connect Four search). Compiled code only."""
-    names = ", ".join(arguments)
-    namespace: dict[str, Any] = {}
-    exec(
-        f"def call_{role}(rule, {names}):\n"
-        f"    raise NotImplementedError('call_{role} is only called from compiled code')\n"
-        f"def typer(rule, {names}):\n"
-        f"    body = inlined_body(rule)\n"
-        f"    def call(rule, {names}):\n"
-        f"        return body({names})\n"
-        f"    return call\n",
-        {"inlined_body": _inlined_body},
-        namespace,
-    )
-    stub = namespace[f"call_{role}"]
-    stub.__doc__ = _rule_call.__doc__.replace("call_<role>", f"call_{role}")
-    overload(stub, inline="always")(namespace["typer"])
-    return stub
-
-
-call_select = _rule_call("select", ("ints", "floats", "node", "settings"))
-call_expand = _rule_call(
-    "expand", ("kernels", "params", "tree", "workspace", "node", "rng", "data", "settings")
-)
-call_evaluate = _rule_call(
-    "evaluate",
-    ("kernels", "params", "state", "rng", "game", "moves", "players", "count", "tree", "data"),
-)
-call_backup = _rule_call("backup", ("tree", "workspace", "node", "depth", "count", "r0"))
+def compiled_rule(function: Any) -> Any:
+    """A rule: :func:`~connectn_env.games.contract.compiled_kernel` (a stable identity for
+    numba's cache) with LLVM's ``alwaysinline`` (numba's ``forceinline``), so that the loop
+    that gets it as an argument inlines it: a call per tree level cost 9% of a Connect Four
+    search, and numba's own inlining of a function passed in, through an overload, cost a
+    second compile of each rule (2 s of a cold first move)."""
+    dispatcher = njit(cache=True, forceinline=True)(function)
+    dispatcher._set_uuid(f"connectn-rule:{function.__module__}.{function.__qualname__}")
+    return dispatcher
 
 
 # --- selection ---------------------------------------------------------------------------
 
 
-@compiled_kernel
+@compiled_rule
 def select_uct(ints, floats, node, settings):
     """UCT: ``Q + c sqrt(ln N / n)``, unvisited children first; a proven win at once, never a
     proven loss if avoidable. No division, square root or logarithm per child (the hot loop
@@ -223,7 +186,7 @@ def _select_ucb(ints, floats, node, exploration, rave_equivalence, rave, tuned):
     return first if best == -1 else best
 
 
-@compiled_kernel
+@compiled_rule
 def select_uct_tuned(ints, floats, node, settings):
     """UCB1-tuned (Auer et al. 2002): UCT's exploration term scaled by ``sqrt(min(1, V))``,
     ``V = var + 4 sqrt(2 ln N / n)`` with ``var`` the child's value variance (the paper's
@@ -231,7 +194,7 @@ def select_uct_tuned(ints, floats, node, settings):
     return _select_ucb(ints, floats, node, settings.exploration, 1.0, False, True)
 
 
-@compiled_kernel
+@compiled_rule
 def select_rave(ints, floats, node, settings):
     """MC-RAVE (Gelly and Silver 2011): ``(1 - b) Q + b Q_amaf + c sqrt(ln N / n)`` with
     ``b = sqrt(k / (3 N + k))``; an unvisited child with AMAF data is scored by ``Q_amaf``
@@ -241,7 +204,7 @@ def select_rave(ints, floats, node, settings):
     )
 
 
-@compiled_kernel
+@compiled_rule
 def select_rave_tuned(ints, floats, node, settings):
     """RAVE with UCB1-tuned's exploration; needs :func:`backup_rave_tuned`."""
     return _select_ucb(
@@ -249,7 +212,7 @@ def select_rave_tuned(ints, floats, node, settings):
     )
 
 
-@compiled_kernel
+@compiled_rule
 def select_puct(ints, floats, node, settings):
     """PUCT (AlphaZero): ``Q + c P sqrt(N) / (1 + n)`` with ``Q = 0`` for unvisited
     children; a proven win at once, never a proven loss if avoidable."""
@@ -275,20 +238,20 @@ def select_puct(ints, floats, node, settings):
 # --- backup ------------------------------------------------------------------------------
 
 
-@compiled_kernel
+@compiled_rule
 def backup_mean(tree, workspace, node, depth, count, r0):
     """Add one visit with result ``r0`` (for player 0) to ``node`` and its ancestors."""
     backup_values(tree[0], tree[1], node, r0)
 
 
-@compiled_kernel
+@compiled_rule
 def backup_tuned(tree, workspace, node, depth, count, r0):
     """:func:`backup_mean`, also keeping the sums of squared values (UCB1-tuned)."""
     backup_values(tree[0], tree[1], node, r0)
     backup_squares(tree[0], tree[1], node, r0)
 
 
-@compiled_kernel
+@compiled_rule
 def backup_rave(tree, workspace, node, depth, count, r0):
     """:func:`backup_mean` and RAVE's AMAF update from the simulation's trace (the path's
     ``depth`` moves and the play-out's, ``count`` in all)."""
@@ -300,7 +263,7 @@ def backup_rave(tree, workspace, node, depth, count, r0):
     )  # fmt: skip
 
 
-@compiled_kernel
+@compiled_rule
 def backup_rave_tuned(tree, workspace, node, depth, count, r0):
     """:func:`backup_rave` with the sums of squared values (UCB1-tuned)."""
     ints, floats, meta = tree
@@ -353,7 +316,7 @@ def expand_uniform(kernels, params, tree, workspace, node, rng, data, settings):
     return expand(ints, floats, meta, node, kernels.player(params, work), actions, priors, count)
 
 
-@compiled_kernel
+@compiled_rule
 def expand_on_second_visit(kernels, params, tree, workspace, node, rng, data, settings):
     """UCT's rule (OpenSpiel's too): a node other than the root is evaluated on its first
     visit and expanded on its second, and the search then goes on to a new child."""
@@ -364,21 +327,21 @@ def expand_on_second_visit(kernels, params, tree, workspace, node, rng, data, se
     return DESCEND
 
 
-@compiled_kernel
+@compiled_rule
 def expand_on_first_visit(kernels, params, tree, workspace, node, rng, data, settings):
     """AlphaZero's rule: a new node is expanded (uniform priors) and evaluated itself."""
     expand_uniform(kernels, params, tree, workspace, node, rng, data, settings)
     return EVALUATE
 
 
-@compiled_kernel
+@compiled_rule
 def caller_expands(kernels, params, tree, workspace, node, rng, data, settings):
     """AlphaZero's rule with the evaluation outside: the loop stops at each new node for the
     caller to expand it with its priors and back up its value (a network in Python)."""
     return ASK_BOTH
 
 
-@compiled_kernel
+@compiled_rule
 def caller_expands_on_second_visit(kernels, params, tree, workspace, node, rng, data, settings):
     """:func:`expand_on_second_visit` with the position outside (a third-party env): the
     caller values a node on its first visit, and expands it on its second visit before the
@@ -391,13 +354,13 @@ def caller_expands_on_second_visit(kernels, params, tree, workspace, node, rng, 
 # --- move choice and root policy -----------------------------------------------------------
 
 
-@compiled_kernel
+@compiled_rule
 def most_visited_child(ints, floats, settings):
     """The move to play after a UCT or PUCT search: :func:`agents.tree.best_root_child`."""
     return best_root_child(ints, floats)
 
 
-@compiled_kernel
+@compiled_rule
 def visit_policy(ints, floats, settings, out):
     """The search policy over the root's children (``out[i]`` for the ``i``-th): visit
     counts, normalised (uniform before any visit)."""
@@ -496,12 +459,9 @@ __all__ = [
     "backup_rave",
     "backup_rave_tuned",
     "backup_tuned",
-    "call_backup",
-    "call_evaluate",
-    "call_expand",
-    "call_select",
     "caller_expands",
     "caller_expands_on_second_visit",
+    "compiled_rule",
     "expand_on_first_visit",
     "expand_on_second_visit",
     "most_visited_child",
