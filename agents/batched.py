@@ -295,7 +295,7 @@ def _check_evaluation(output: Any, count: int, num_actions: int) -> tuple[np.nda
 def search_policy(c_puct: float) -> SearchPolicy:
     """The compiled loop's policy of an AlphaZero search: PUCT, each new node expanded and
     evaluated by the caller (the batch's evaluator)."""
-    settings = SearchSettings(c_puct, 1.0, 0, False)
+    settings = SearchSettings(exploration=c_puct)
     return SearchPolicy(PUCT.select, caller_expands, rollout_value, PUCT.backup, settings)
 
 

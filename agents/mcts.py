@@ -282,7 +282,12 @@ class MCTSAgent(SearchAgent):
     def _settings_for(self, options: SearchOptions) -> SearchSettings:
         """The loop's settings for these options."""
         flags = expansion_flags(decisive=options.decisive, local=options.local)
-        return SearchSettings(options.exploration, options.rave_equivalence, flags, True)
+        return SearchSettings(
+            exploration=options.exploration,
+            rave_equivalence=options.rave_equivalence,
+            expansion=flags,
+            fastest_win=True,
+        )
 
     def compiled_setup(self, game: BoardGame) -> tuple[SearchPolicy, Any, Any]:
         """``(policy, choose, data)`` of the compiled loop on ``game``, ``choose`` the

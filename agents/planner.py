@@ -350,7 +350,7 @@ class _Run:
         self.node_info: dict[int, tuple[Any, float, int]] = {}
         self.simulations = 0
         self.elapsed = 0.0
-        self.settings = SearchSettings(planner.exploration, 1.0, 0, False)  # select_uct's
+        self.settings = SearchSettings(exploration=planner.exploration)  # select_uct's
         search_tree.tree_reset(*self.trees[0], 0)
 
     @property

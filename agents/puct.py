@@ -148,8 +148,9 @@ class PUCTAgent(SearchAgent):
     def _before_search(self, state: GameState | None) -> None:
         """This search's settings (a selection rule's ``prepare`` replaces them)."""
         self._rule = selection_rule(self.selection)
-        if type(self._settings) is not SearchSettings or self._settings[0] != self.c_puct:
-            self._settings = SearchSettings(self.c_puct, 1.0, 0, False)
+        settings = self._settings
+        if type(settings) is not SearchSettings or settings.exploration != self.c_puct:
+            self._settings = SearchSettings(exploration=self.c_puct)
 
     def _policy(self, expand: Any, evaluate: Any) -> SearchPolicy:
         """The loop's policy with these expansion and evaluation rules (kept: numba types a

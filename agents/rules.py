@@ -63,19 +63,24 @@ ASK_BOTH = 4  # stop: the caller expands the node and backs up its evaluation
 
 
 class SearchSettings(
-    namedtuple("SearchSettings", "exploration rave_equivalence expansion fastest_win")
+    namedtuple(
+        "SearchSettings",
+        "exploration rave_equivalence expansion fastest_win",
+        defaults=(1.0, 0, False),
+    )
 ):
     """The constants the built-in rules and the loop read.
 
     Attributes:
         exploration: UCT's ``c`` or PUCT's ``c_puct``.
-        rave_equivalence: RAVE's ``k`` (read by the RAVE rules only).
+        rave_equivalence: RAVE's ``k`` (read by the RAVE rules only; default 1).
         expansion: Flags of the game's tactics (``DECISIVE``, ``LOCAL`` of
             :mod:`connectn_env.games.tactics`) choosing the moves of a new node, read by the
             expansion rules when ``data`` is an :class:`agents.rollout.PolicyData` (which
-            carries the tactics); 0: every legal move.
+            carries the tactics); 0 (the default): every legal move.
         fastest_win: Once the root is a proven win, search its unproven moves for a faster
-            win (the budget permitting) instead of stopping (read by the loop).
+            win (the budget permitting) instead of stopping (read by the loop; default
+            False).
     """
 
     __slots__ = ()

@@ -255,7 +255,7 @@ class SearchAgent:
         self._workspace: tuple[Any, Any] | None = None  # (game, compiled workspace)
         self._generic_workspace = GenericWorkspace()
         self._rule: Selection = UCT  # the selection rule (subclasses set theirs)
-        self._settings: Any = SearchSettings(1.4, 1.0, 0, True)  # its settings, this search
+        self._settings: Any = SearchSettings(exploration=1.4)  # its settings, this search
         self._last_num_actions = 0
         self._limit_reached = False
         self._rows_per_simulation = 1  # tree rows a simulation may fill: see _reserve_rows

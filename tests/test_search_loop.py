@@ -30,10 +30,11 @@ from connectn_env import connect_n_v0, gomoku_v0
 from connectn_env.games import REGISTRY, GameState
 
 NO_DATA = np.zeros(0, dtype=np.int64)
+UCT_SETTINGS = SearchSettings(exploration=1.4, fastest_win=True)
 UCT_POLICY = SearchPolicy(
-    UCT.select, expand_on_second_visit, rollout_value, UCT.backup, SearchSettings(1.4, 1.0, 0, True)
+    UCT.select, expand_on_second_visit, rollout_value, UCT.backup, UCT_SETTINGS
 )
-PUCT_SETTINGS = SearchSettings(1.25, 1.0, 0, False)
+PUCT_SETTINGS = SearchSettings(exploration=1.25)
 PUCT_POLICY = SearchPolicy(
     PUCT.select, expand_on_first_visit, rollout_value, PUCT.backup, PUCT_SETTINGS
 )

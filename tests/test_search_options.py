@@ -129,7 +129,7 @@ def test_ucb1_tuned_explores_the_uncertain_child_more_than_uct():
     exploration term once a child has many visits)."""
     n = 5000
     ints, floats, _ = _root_with_children([n, n], [0.0, 0.0], [0.0, float(n)])
-    settings = SearchSettings(1.0, 1.0, 0, False)
+    settings = SearchSettings(exploration=1.0)
     assert select_uct(ints, floats, 0, settings) == 1
     assert select_uct_tuned(ints, floats, 0, settings) == 2
     # with a variance of 1 (the largest in [-1, 1]) the term is UCT's
