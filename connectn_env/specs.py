@@ -10,6 +10,7 @@ Grammar::
     ab[:key=value,...]         alpha-beta; keys: depth, time, nodes, table_bits, seed
     az:path=FILE[,key=value,...]   a trained AlphaZero network (RUN_DIR/best.pt); keys: path,
                                simulations, time, c, temperature, device, seed
+    az:pretrained[,key=value,...]  the network shipped for the game (the same keys)
     human                      a person (``connectn play`` only)
     module:callable[:key=value,...]   a user factory, e.g. ``mypkg.bots:make_bot:depth=3``
 
@@ -102,6 +103,7 @@ _KEYS: dict[str, dict[str, _Key]] = {
     },
     "az": {
         "path": _Key("path", str),  # any file name
+        "pretrained": _Key("pretrained", bool),
         "simulations": _Key("simulations", int, 1, high=MAX_SIMULATIONS),
         "time": _Key("time_limit", float, 0.0, True, MAX_SECONDS),
         "c": _Key("c_puct", float, 0.0, high=1e6),
@@ -123,7 +125,7 @@ _HELP = (
     + ", ".join(_KEYS["puct"])
     + "; ab[:key=value,...] (alpha-beta) with keys "
     + ", ".join(_KEYS["ab"])
-    + "; az:path=RUN_DIR/best.pt[,key=value,...] with keys "
+    + "; az:path=RUN_DIR/best.pt[,key=value,...] or az:pretrained[,key=value,...] with keys "
     + ", ".join(_KEYS["az"])
     + "; human; module:callable[:key=value,...] (a factory returning an agent)"
 )
@@ -214,6 +216,8 @@ class AgentSpec:
         if self.kind == "az":
             from agents.alphazero import AlphaZeroAgent
 
+            if kwargs.pop("pretrained", False):
+                return AlphaZeroAgent.pretrained(**kwargs)
             return AlphaZeroAgent.from_checkpoint(**kwargs)
         return agents.PUCTAgent(**kwargs)
 
@@ -225,9 +229,15 @@ class AgentSpec:
             ValueError: the message names both games.
         """
         if self.kind == "az":
+            options = dict(self.options)
+            if options.get("pretrained"):
+                from agents.alphazero.pretrained import pretrained_checkpoint
+
+                pretrained_checkpoint(game)
+                return
             from agents.alphazero import load_checkpoint
 
-            load_checkpoint(dict(self.options)["path"], game)
+            load_checkpoint(options["path"], game)
 
     def __str__(self) -> str:
         if not self.options:
@@ -257,6 +267,8 @@ def parse_agent_spec(text: str, *, allow_human: bool = True) -> AgentSpec:
     if head in _KEYS:
         if head == "human" and not allow_human:
             raise ValueError(f"agent spec {text!r}: 'human' is only allowed in connectn play")
+        if head == "az" and rest.partition(",")[0].strip() == "pretrained":
+            rest = "pretrained=true" + rest.strip()[len("pretrained") :]
         options = _parse_options(text, rest, head) if rest else ()
         if head == "az":
             _check_checkpoint(text, dict(options))
@@ -326,13 +338,25 @@ def _check_value(spec: _Key, key: str, value: Any, raw: str | None = None) -> Va
 
 
 def _check_checkpoint(text: str, options: dict[str, Value]) -> None:
-    """An ``az`` spec names a readable checkpoint (reported before any game starts)."""
-    if "path" not in options:
-        raise ValueError(f"agent spec {text!r}: az needs path=FILE (a checkpoint, RUN_DIR/best.pt)")
+    """An ``az`` spec names a readable checkpoint or the shipped networks (reported before any
+    game starts)."""
+    if options.get("pretrained"):
+        if "path" in options:
+            raise ValueError(f"agent spec {text!r}: az takes path=FILE or pretrained, not both")
+        options = {}
+    elif "path" not in options:
+        raise ValueError(
+            f"agent spec {text!r}: az needs path=FILE (a checkpoint, RUN_DIR/best.pt) or "
+            "pretrained (the network shipped for the game)"
+        )
     try:
         from agents.alphazero import load_checkpoint
+        from agents.alphazero.pretrained import pretrained_networks
 
-        load_checkpoint(options["path"])
+        if "path" in options:
+            load_checkpoint(options["path"])
+        else:
+            pretrained_networks()
     except ImportError as error:
         raise ValueError(f"agent spec {text!r}: {error}") from None
     except ValueError as error:  # CheckpointError

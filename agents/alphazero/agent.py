@@ -10,10 +10,12 @@ import numpy as np
 from agents.alphazero.checkpoint import Checkpoint, load_checkpoint
 from agents.alphazero.config import DEVICES
 from agents.alphazero.inference import NetworkEvaluator
+from agents.alphazero.pretrained import pretrained_checkpoint
 from agents.envapi import native_state
 from agents.puct import PUCTAgent
 from agents.search import DEFAULT_MAX_NODES, SearchResult
-from connectn_env.games import GameState
+from connectn_env.games import BoardGame, GameState
+from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import require_choice
 
 __all__ = ["AlphaZeroAgent"]
@@ -29,7 +31,8 @@ class AlphaZeroAgent(PUCTAgent):
 
     Args:
         checkpoint: A :class:`~agents.alphazero.checkpoint.Checkpoint` (see
-            :meth:`from_checkpoint` to read one from a file).
+            :meth:`from_checkpoint` to read one from a file), or None: the network shipped
+            with the package for the game of each env it plays (see :meth:`pretrained`).
         simulations: Simulations per move.
         time_limit: Seconds per move (with both budgets, the first one spent stops).
         c_puct: PUCT exploration constant.
@@ -44,7 +47,7 @@ class AlphaZeroAgent(PUCTAgent):
 
     def __init__(
         self,
-        checkpoint: Checkpoint,
+        checkpoint: Checkpoint | None,
         *,
         simulations: int | None = 200,
         time_limit: float | None = None,
@@ -56,10 +59,10 @@ class AlphaZeroAgent(PUCTAgent):
         precision: str = "float32",
         seed: Any = None,
     ) -> None:
-        if not isinstance(checkpoint, Checkpoint):
+        if checkpoint is not None and not isinstance(checkpoint, Checkpoint):
             raise TypeError(
-                f"checkpoint must be a Checkpoint (see AlphaZeroAgent.from_checkpoint), got "
-                f"{type(checkpoint).__name__}"
+                f"checkpoint must be a Checkpoint (see AlphaZeroAgent.from_checkpoint) or None "
+                f"(the shipped networks), got {type(checkpoint).__name__}"
             )
         super().__init__(
             self._generic_policy,
@@ -72,9 +75,32 @@ class AlphaZeroAgent(PUCTAgent):
             seed=seed,
             backend="native",
         )
-        require_choice("device", device, DEVICES)
-        self.checkpoint = checkpoint
-        self.evaluator = NetworkEvaluator(checkpoint.network(), device, precision=precision)
+        self.device = require_choice("device", device, DEVICES)
+        self.precision = precision
+        self.shipped = checkpoint is None
+        self.checkpoint: Checkpoint | None = None
+        self.evaluator: NetworkEvaluator | None = None
+        if checkpoint is not None:
+            self._attach(checkpoint)
+
+    def _attach(self, checkpoint: Checkpoint) -> None:
+        """Search with ``checkpoint``'s network from now on."""
+        evaluator = NetworkEvaluator(checkpoint.network(), self.device, precision=self.precision)
+        self.checkpoint, self.evaluator = checkpoint, evaluator
+
+    @classmethod
+    def pretrained(
+        cls, game: BoardGame | GameConfig | None = None, **kwargs: Any
+    ) -> AlphaZeroAgent:
+        """The agent of the network shipped with the package for ``game`` (spec
+        ``az:pretrained``); with None, for the game of each env it is asked to play (loaded
+        when first needed). ``kwargs`` as for the constructor.
+
+        Raises:
+            ValueError: no network ships for ``game`` (the message lists the games with one).
+            CheckpointError: the shipped file is missing or fails its checksum.
+        """
+        return cls(None if game is None else pretrained_checkpoint(game), **kwargs)
 
     @classmethod
     def from_checkpoint(cls, path: str | Path, **kwargs: Any) -> AlphaZeroAgent:
@@ -90,12 +116,18 @@ class AlphaZeroAgent(PUCTAgent):
         """Search from the env's position (see :meth:`SearchAgent.search`).
 
         Raises:
-            CheckpointError: the env plays another game or board size than the network's.
+            CheckpointError: the env plays another game or board size than the network's (a
+                shipped network's agent switches to the game's own, if one ships).
+            ValueError: a shipped network's agent on a game that has none.
             TypeError: the env is not one of this suite's.
         """
         state = native_state(env)
         if state is None:
             raise TypeError(f"an AlphaZeroAgent plays this suite's envs only, got {env!r}")
+        if self.shipped and (
+            self.checkpoint is None or self.checkpoint.game != GameConfig.from_game(state.game)
+        ):
+            self._attach(pretrained_checkpoint(state.game))
         self.checkpoint.check_game(state.game)
         return super().search(env, progress)
 
@@ -114,7 +146,10 @@ class AlphaZeroAgent(PUCTAgent):
         raise TypeError("an AlphaZeroAgent plays this suite's envs only")
 
     def __repr__(self) -> str:
-        where = self.checkpoint.path or "<memory>"
+        if self.checkpoint is None:
+            budget = f"simulations={self.simulations}, c_puct={self.c_puct}"
+            return f"AlphaZeroAgent(pretrained, {budget})"
+        where = "pretrained" if self.shipped else (self.checkpoint.path or "<memory>")
         return (
             f"AlphaZeroAgent({where}, game={self.checkpoint.game}, "
             f"simulations={self.simulations}, c_puct={self.c_puct})"

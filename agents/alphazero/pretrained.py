@@ -1,0 +1,100 @@
+"""The networks shipped with the package, one per game that has one (``az:pretrained``).
+
+They live in ``agents/alphazero/networks/``: a checkpoint per game (trained by ``connectn
+train``, its optimizer state left out) and ``manifest.json``, which names each file's game, its
+SHA-256 and its model card (``docs/models/``: the command, the minutes, the games, the
+network's size and its evaluation). A file whose bytes do not match the manifest is refused by
+name, before torch reads it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from agents.alphazero.checkpoint import Checkpoint, CheckpointError, load_checkpoint
+from connectn_env.games import BoardGame
+from connectn_env.games.config import GameConfig
+from connectn_env.safe_files import read_regular_bytes
+
+NETWORKS = Path(__file__).resolve().parent / "networks"
+MANIFEST = NETWORKS / "manifest.json"
+_MAX_MANIFEST_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class PretrainedNetwork:
+    """One shipped network.
+
+    Attributes:
+        game: The game (and board size) it plays.
+        path: Its checkpoint file.
+        sha256: The SHA-256 (hex) of the file's bytes.
+        card: Its model card, a page under ``docs/models/``.
+    """
+
+    game: GameConfig
+    path: Path
+    sha256: str
+    card: str
+
+
+def pretrained_networks() -> dict[GameConfig, PretrainedNetwork]:
+    """Every shipped network by its game, as ``manifest.json`` lists them.
+
+    Raises:
+        CheckpointError: the manifest is missing or damaged (the message names it).
+    """
+    try:
+        entries = json.loads(
+            read_regular_bytes(MANIFEST, max_bytes=_MAX_MANIFEST_BYTES, what="a manifest")
+        )
+        networks = {}
+        for entry in entries["networks"]:
+            game = GameConfig(entry["game"]["name"], dict(entry["game"]["params"]))
+            path = NETWORKS / Path(entry["file"]).name
+            networks[game] = PretrainedNetwork(game, path, str(entry["sha256"]), entry["card"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        message = f"{MANIFEST}: a damaged manifest of the shipped networks: {error}"
+        raise CheckpointError(message) from None
+    return networks
+
+
+def pretrained_checkpoint(game: BoardGame | GameConfig) -> Checkpoint:
+    """The checkpoint of the network shipped for ``game`` (its board size included).
+
+    Raises:
+        TypeError: ``game`` is neither a ``BoardGame`` nor a ``GameConfig``.
+        ValueError: no network ships for that game; the message lists the games with one.
+        CheckpointError: the file is missing or fails its checksum (named in the message).
+    """
+    if isinstance(game, BoardGame):
+        game = GameConfig.from_game(game)
+    if not isinstance(game, GameConfig):
+        raise TypeError(f"game must be a BoardGame or a GameConfig, got {type(game).__name__}")
+    networks = pretrained_networks()
+    network = networks.get(game)
+    if network is None:
+        shipped = ", ".join(sorted(str(config) for config in networks)) or "none"
+        raise ValueError(f"no pretrained network ships for {game}; the games with one: {shipped}")
+    try:
+        data = read_regular_bytes(network.path, max_bytes=64 << 20, what="a network")
+    except OSError as error:
+        raise CheckpointError(f"{network.path}: cannot read the shipped network: {error}") from None
+    if hashlib.sha256(data).hexdigest() != network.sha256:
+        raise CheckpointError(
+            f"{network.path}: fails its checksum (its SHA-256 is not the manifest's): the "
+            "shipped file is damaged; reinstall the package"
+        )
+    return load_checkpoint(network.path, game)
+
+
+__all__ = [
+    "MANIFEST",
+    "NETWORKS",
+    "PretrainedNetwork",
+    "pretrained_checkpoint",
+    "pretrained_networks",
+]

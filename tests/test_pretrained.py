@@ -1,0 +1,117 @@
+"""The networks shipped with the package (agents/alphazero/pretrained.py): every one loads and
+plays, tic-tac-toe's never loses, and bad names and damaged files are refused by name."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+
+import pytest
+
+import agents.alphazero.pretrained as pretrained
+from agents.alphazero import AlphaZeroAgent, CheckpointError
+from agents.alphazero.pretrained import pretrained_checkpoint, pretrained_networks
+from connectn_env.games import REGISTRY
+from connectn_env.games.config import GameConfig
+from connectn_env.specs import parse_agent_spec
+
+NETWORKS = pretrained_networks()
+
+
+def test_the_manifest_lists_files_that_ship_small_and_whole() -> None:
+    assert GameConfig("tictactoe") in NETWORKS
+    total = 0
+    for network in NETWORKS.values():
+        data = network.path.read_bytes()
+        assert len(data) <= 2 * 1024 * 1024, network.path
+        assert hashlib.sha256(data).hexdigest() == network.sha256
+        assert network.card.startswith("docs/models/")
+        total += len(data)
+    assert total <= 12 * 1024 * 1024
+
+
+@pytest.mark.parametrize("game", list(NETWORKS), ids=str)
+def test_every_shipped_network_loads_and_plays_a_move(game) -> None:
+    env = game.make_env()
+    env.reset(seed=0)
+    agent = AlphaZeroAgent.pretrained(game.make_game(), simulations=16, seed=0)
+    action = agent.act(env)
+    assert env.unwrapped.game_state.legal_action_mask()[action]
+
+
+def _never_loses(agent, env, me) -> int:
+    """Play ``agent`` as ``me`` against every reply; return the positions searched (fails at
+    the first loss)."""
+    if env.terminations[env.agent_selection]:
+        assert env.rewards[me] >= 0, env.unwrapped.game_state.history()
+        return 0
+    if env.agent_selection == me:
+        child = _copy(env)
+        child.step(agent.act(env))
+        return 1 + _never_loses(agent, child, me)
+    searched = 0
+    mask = env.unwrapped.game_state.legal_action_mask()
+    for action in mask.nonzero()[0]:
+        child = _copy(env)
+        child.step(int(action))
+        searched += _never_loses(agent, child, me)
+    return searched
+
+
+def _copy(env):
+    from agents.envapi import clone_env
+
+    return clone_env(env)
+
+
+@pytest.mark.parametrize("me", ["player_0", "player_1"])
+def test_the_tictactoe_network_never_loses_against_any_reply(me) -> None:
+    """Exhaustive: every sequence of the opponent's replies, the network with 200 simulations
+    (deterministic: temperature 0) on its side."""
+    game = GameConfig("tictactoe")
+    agent = AlphaZeroAgent.pretrained(game, simulations=200, reuse_tree=False, seed=0)
+    env = game.make_env()
+    env.reset(seed=0)
+    assert _never_loses(agent, env, me) > 50
+
+
+def test_az_pretrained_is_an_agent_spec() -> None:
+    spec = parse_agent_spec("az:pretrained,simulations=32")
+    assert dict(spec.options) == {"pretrained": True, "simulations": 32}
+    spec.check_game(GameConfig("tictactoe"))
+    agent = spec.build(seed=0)
+    env = GameConfig("tictactoe").make_env()
+    env.reset(seed=0)
+    assert env.unwrapped.game_state.legal_action_mask()[agent.act(env)]
+    assert "pretrained" in repr(agent)
+    with pytest.raises(ValueError, match="path=FILE or pretrained, not both"):
+        parse_agent_spec("az:pretrained,path=x.pt")
+
+
+def test_a_game_without_a_network_is_refused_with_the_games_that_have_one() -> None:
+    hex9 = REGISTRY["hex"].make(size=9)
+    expected = r"no pretrained network ships for hex\(rows=9,.*games with one: tictactoe"
+    with pytest.raises(ValueError, match=expected):
+        pretrained_checkpoint(hex9)
+    with pytest.raises(ValueError, match="no pretrained network ships"):
+        parse_agent_spec("az:pretrained").check_game(GameConfig("hex", {"size": 9}))
+    with pytest.raises(TypeError, match="BoardGame or a GameConfig"):
+        pretrained_checkpoint("tictactoe")
+
+
+def test_a_shipped_file_that_fails_its_checksum_is_refused_by_name(tmp_path, monkeypatch) -> None:
+    folder = tmp_path / "networks"
+    shutil.copytree(pretrained.NETWORKS, folder)
+    network = NETWORKS[GameConfig("tictactoe")]
+    damaged = folder / network.path.name
+    data = bytearray(damaged.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    damaged.write_bytes(bytes(data))
+    monkeypatch.setattr(pretrained, "NETWORKS", folder)
+    monkeypatch.setattr(pretrained, "MANIFEST", folder / "manifest.json")
+    with pytest.raises(CheckpointError, match=rf"{damaged.name}: fails its checksum"):
+        pretrained_checkpoint(GameConfig("tictactoe"))
+    (folder / "manifest.json").write_text(json.dumps({"networks": [{"game": "x"}]}))
+    with pytest.raises(CheckpointError, match=r"manifest\.json: a damaged manifest"):
+        pretrained_networks()
