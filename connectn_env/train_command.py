@@ -7,6 +7,7 @@ config's defaults (a new run) or the run's settings (``--resume``).
 from __future__ import annotations
 
 import argparse
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -152,6 +153,7 @@ def run_train_command(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
     except ImportError as error:
         return fail(str(error))
     given = _given(args)
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # `kill`: as Ctrl-C, workers stopped
     try:
         if args.resume:
             config = resume_config(args.out, game=args.game_config, **given)
@@ -163,6 +165,8 @@ def run_train_command(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
     except KeyboardInterrupt:
         print(f"\ninterrupted: a checkpoint is saved; continue with --resume --out {args.out}")
         return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     minutes = result.seconds / 60
     print(
         f"trained {result.games} games ({result.positions} positions, {result.steps} steps) "
@@ -178,6 +182,12 @@ def run_train_command(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
         print(f"Elo (the smallest MCTS budget = 0): {ratings}")
     print(f"play it: connectn play {_game_arguments(config)} --opponent az:path={result.best}")
     return 0
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    """SIGTERM handler: stop the training as Ctrl-C does (a checkpoint, the workers closed);
+    a background job ignores SIGINT, and a killed trainer used to leave its workers running."""
+    raise KeyboardInterrupt
 
 
 def _game_arguments(config: Any) -> str:

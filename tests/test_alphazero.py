@@ -722,3 +722,53 @@ def test_a_trained_tictactoe_network_never_loses_to_random(tmp_path) -> None:
         winner = env.game_state.winner
         losses_count += winner is not None and seats[winner] is not agent
     assert losses_count == 0
+
+
+def _process_fields(pid: int) -> list[str] | None:
+    """``/proc/PID/stat``'s fields after the name (state, parent, ...), None if it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def _children(pid: int) -> set[int]:
+    """Live (not zombie) child processes of ``pid``."""
+    found = set()
+    for entry in Path("/proc").glob("[0-9]*"):
+        fields = _process_fields(int(entry.name))
+        if fields is not None and int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(entry.name))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads child processes from /proc")
+def test_sigterm_saves_a_checkpoint_and_stops_the_workers(tmp_path) -> None:
+    """`kill` (SIGTERM; a background job ignores SIGINT) stops `connectn train` as Ctrl-C does:
+    a checkpoint to resume from, exit 130, and no worker process left running."""
+    import signal
+    import time
+
+    out = tmp_path / "run"
+    command = [
+        sys.executable, "-m", "connectn_env.cli", "train", "tictactoe", "--out", str(out),
+        "--workers", "1", "--channels", "8", "--blocks", "1", "--simulations", "8",
+        "--games-in-flight", "8", "--eval-minutes", "0", "--checkpoint-minutes", "100",
+        "--precision", "float32", "--minutes", "30", "--no-progress",
+    ]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 240
+    while not (out / "metrics.jsonl").exists() and time.monotonic() < deadline:
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.5)  # the first training step is logged: the worker is playing
+    workers = _children(process.pid)
+    assert workers, "no worker process"
+    process.send_signal(signal.SIGTERM)
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, stderr
+    assert "continue with --resume" in stdout
+    assert (out / "latest.pt").exists()
+    time.sleep(1)
+    alive = [pid for pid in workers if (_process_fields(pid) or ["Z"])[0] != "Z"]
+    assert not alive, f"worker processes left running: {alive}"
