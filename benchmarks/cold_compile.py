@@ -6,14 +6,17 @@ figure is the child's whole CPU time (user + system, from ``resource.getrusage(
 RUSAGE_CHILDREN)``): start-up, imports, compiling, and one search of 200 simulations from the
 empty board. Two agents per game: plain UCT (``MCTSAgent(preset="uct")``) and the game's
 defaults (``MCTSAgent()``: Connect Four's exact solver and tactics, Gomoku's threat-space
-solver, Hex's RAVE). Medians of ``--repeats`` runs; the load average is printed with the table
+solver, Hex's RAVE); ``--specs`` measures any agent specs instead (each combination of search
+rules is its own compile: ``mcts:preset=uct,rave=true``, ``puct:selection=gumbel``...).
+Medians of ``--repeats`` runs; the load average is printed with the table
 (on a shared machine, CPU time is what to compare; wall time is not).
 
 ``--profile`` adds, for one more cold run per game and agent, the compile CPU seconds of each
 numba function (from numba's ``numba:compile`` events; a function's own time, without the
 functions it made numba compile on the way, so the rows add up to the compile total).
 
-Usage: ``python benchmarks/cold_compile.py [--repeats 3] [--games gomoku hex] [--profile]``
+Usage: ``python benchmarks/cold_compile.py [--repeats 3] [--games gomoku hex] [--specs SPEC ...]
+[--profile]``
 """
 
 from __future__ import annotations
@@ -28,8 +31,12 @@ import sys
 import tempfile
 
 GAMES = ("connect_four", "tictactoe", "gomoku", "hex", "othello")
-PRESETS = ("uct", "default")
 SIMULATIONS = 200
+# the two agents of the goals: plain UCT and the game's defaults
+PRESETS = {
+    f"mcts:preset=uct,simulations={SIMULATIONS}": "plain UCT",
+    f"mcts:simulations={SIMULATIONS}": "defaults",
+}
 
 CHILD = """
 import json, sys, time
@@ -54,22 +61,22 @@ if profile:
 
     listener = Listener()
     event.register("numba:compile", listener)
-from agents import MCTSAgent
 from connectn_env.envs.base import BoardGameEnv
 from connectn_env.games import REGISTRY
+from connectn_env.specs import parse_agent_spec
 
 env = BoardGameEnv(REGISTRY.make({game!r}))
 env.reset()
-MCTSAgent(simulations={simulations}, seed=0, preset={preset!r}).act(env)
+parse_agent_spec({spec!r}).build(0).act(env)
 if profile:
     json.dump(listener.seconds, sys.stdout)
 """
 
 
-def cold_run(game: str, preset: str, profile: bool = False) -> tuple[float, dict[str, float]]:
-    """(CPU seconds of a fresh child's first move with an empty numba cache, compile seconds
-    per function when ``profile``)."""
-    script = CHILD.format(game=game, preset=preset, simulations=SIMULATIONS, profile=profile)
+def cold_run(game: str, spec: str, profile: bool = False) -> tuple[float, dict[str, float]]:
+    """(CPU seconds of a fresh child's first move of the agent ``spec`` with an empty numba
+    cache, compile seconds per function when ``profile``)."""
+    script = CHILD.format(game=game, spec=spec, profile=profile)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache, "OMP_NUM_THREADS": "1"}
@@ -77,7 +84,7 @@ def cold_run(game: str, preset: str, profile: bool = False) -> tuple[float, dict
             [sys.executable, "-c", script], env=env, capture_output=True, text=True
         )
     if out.returncode != 0:
-        raise RuntimeError(f"{game}, preset {preset}: the child failed:\n{out.stderr}")
+        raise RuntimeError(f"{game}, {spec}: the child failed:\n{out.stderr}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return cpu, json.loads(out.stdout) if profile else {}
@@ -87,20 +94,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES)
-    parser.add_argument("--presets", nargs="+", default=list(PRESETS), choices=PRESETS)
+    parser.add_argument(
+        "--specs", nargs="+", default=list(PRESETS), help="agent specs (default: the goals' two)"
+    )
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args(argv)
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     print("| game | agent | CPU s (median) | runs |\n|---|---|---:|---|", flush=True)
     profiles = []
     for game in args.games:
-        for preset in args.presets:
-            runs = [cold_run(game, preset)[0] for _ in range(args.repeats)]
-            label = "plain UCT" if preset == "uct" else "defaults"
+        for spec in args.specs:
+            runs = [cold_run(game, spec)[0] for _ in range(args.repeats)]
+            label = PRESETS.get(spec, f"`{spec}`")
             shown = ", ".join(f"{run:.2f}" for run in runs)
             print(f"| {game} | {label} | {statistics.median(runs):.2f} | {shown} |", flush=True)
             if args.profile:
-                profiles.append((game, label, cold_run(game, preset, profile=True)[1]))
+                profiles.append((game, label, cold_run(game, spec, profile=True)[1]))
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for game, label, seconds in profiles:
         print(f"\n{game}, {label}: compile CPU seconds per function (own time)")
