@@ -27,12 +27,24 @@ import numpy as np
 
 from agents import tree as search_tree
 from agents.loop import SearchWorkspace, new_workspace, resolve_leaf, rollout_value, run_simulations
-from agents.rules import ASK_BOTH, PUCT, SearchPolicy, SearchSettings, caller_expands
+from agents.rules import (
+    ASK_BOTH,
+    PUCT_SELECTIONS,
+    SearchPolicy,
+    SearchSettings,
+    caller_expands,
+    selection_rule,
+)
 from agents.search import check_seed
 from connectn_env.games import BoardGame, GameState, Outcome
 from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.rng import new_rng, xorshift_next
-from connectn_env.games.validation import require_bool, require_int, require_number
+from connectn_env.games.validation import (
+    require_bool,
+    require_choice,
+    require_int,
+    require_number,
+)
 
 __all__ = [
     "BatchEvaluator",
@@ -77,12 +89,40 @@ def _slot_workspace(work, game_workspace, g):
 
 
 @njit(cache=True)
+def _slot_policy(policy, for_slot, g):
+    """The policy of slot ``g``'s search: the batch's rules with the slot's settings."""
+    return SearchPolicy(
+        policy.select, policy.expand, policy.evaluate, policy.backup, for_slot(policy.settings, g)
+    )
+
+
+@njit(cache=True)
+def _rule_answers(ints, floats, slots, settings, for_slot, root_policy, choose, policies, moves):
+    """With a selection rule's own answers: each root's policy over the action space
+    (``root_policy`` scattered to the children's actions) and its move (``choose``)."""
+    for i in range(slots.shape[0]):
+        g = slots[i]
+        policies[i, :] = 0.0
+        first = ints[g, 0, search_tree.I_FIRST]
+        count = ints[g, 0, search_tree.I_COUNT]
+        if count == 0:
+            continue
+        slot_settings = for_slot(settings, g)
+        shares = np.zeros(count)
+        root_policy(ints[g], floats[g], slot_settings, shares)
+        for k in range(count):
+            policies[i, ints[g, first + k, search_tree.I_ACTION]] = shares[k]
+        moves[i] = ints[g, choose(ints[g], floats[g], slot_settings), search_tree.I_ACTION]
+
+
+@njit(cache=True)
 def _collect_leaves(
     kernels,
     params,
     roots,
     trees,
     policy,
+    for_slot,
     rngs,
     work,
     game_workspace,
@@ -106,8 +146,9 @@ def _collect_leaves(
             continue
         tree = (ints[g], floats[g], metas[g])
         workspace = _slot_workspace(work, game_workspace, g)
+        slot_policy = _slot_policy(policy, for_slot, g)
         finished = run_simulations(
-            kernels, params, roots[g], tree, policy, rngs[g], workspace, _NO_DATA,
+            kernels, params, roots[g], tree, slot_policy, rngs[g], workspace, _NO_DATA,
             target[g] - done[g],
         )  # fmt: skip
         done[g] += finished
@@ -133,8 +174,9 @@ def _collect_leaves(
 
 @njit(cache=True)
 def _resolve_leaves(
-    kernels, params, trees, policy, rngs, work, game_workspace, pending, n, priors, values, done
-):
+    kernels, params, trees, policy, for_slot, rngs, work, game_workspace, pending, n, priors,
+    values, done,
+):  # fmt: skip
     """Back up the evaluator's answers for the ``n`` leaves of :func:`_collect_leaves`."""
     ints, floats, metas = trees
     for i in range(n):
@@ -143,7 +185,8 @@ def _resolve_leaves(
         workspace = _slot_workspace(work, game_workspace, g)
         player = kernels.player(params, workspace.state)
         r0 = values[i] if player == 0 else -values[i]
-        resolve_leaf(kernels, params, tree, policy, workspace, priors[i], r0, rngs[g])
+        slot_policy = _slot_policy(policy, for_slot, g)
+        resolve_leaf(kernels, params, tree, slot_policy, workspace, priors[i], r0, rngs[g])
         done[g] += 1
 
 
@@ -292,11 +335,13 @@ def _check_evaluation(output: Any, count: int, num_actions: int) -> tuple[np.nda
     return priors, np.clip(values, -1.0, 1.0)
 
 
-def search_policy(c_puct: float) -> SearchPolicy:
-    """The compiled loop's policy of an AlphaZero search: PUCT, each new node expanded and
-    evaluated by the caller (the batch's evaluator)."""
+def search_policy(c_puct: float, selection: str = "puct") -> SearchPolicy:
+    """The compiled loop's policy of an AlphaZero search: PUCT (or another selection rule of
+    :data:`agents.rules.PUCT_SELECTIONS`), each new node expanded and evaluated by the caller
+    (the batch's evaluator)."""
+    rule = selection_rule(require_choice("selection", selection, PUCT_SELECTIONS))
     settings = SearchSettings(exploration=c_puct)
-    return SearchPolicy(PUCT.select, caller_expands, rollout_value, PUCT.backup, settings)
+    return SearchPolicy(rule.select, caller_expands, rollout_value, rule.backup, settings)
 
 
 class BatchedSearch:
@@ -312,6 +357,9 @@ class BatchedSearch:
         slots: Number of positions searched together (the evaluator's largest batch).
         simulations: Simulations per search (sizes the trees; :meth:`run` may ask for fewer).
         c_puct: PUCT's exploration constant in ``Q + c P sqrt(N) / (1 + n)``.
+        selection: ``"puct"`` or ``"gumbel"`` (Gumbel AlphaZero: sequential halving at each
+            root; :meth:`policies` gives the improved policy and :meth:`choose` the move the
+            halving picked, whatever the temperature: see :mod:`agents.gumbel`).
         reuse_tree: Keep the subtree of the move played (:meth:`play`).
         seed: None, an int or a ``np.random.Generator`` (tie-breaking, move sampling, noise).
     """
@@ -323,6 +371,7 @@ class BatchedSearch:
         *,
         simulations: int,
         c_puct: float = 1.5,
+        selection: str = "puct",
         reuse_tree: bool = True,
         seed: Any = None,
     ) -> None:
@@ -334,8 +383,15 @@ class BatchedSearch:
         self.c_puct = require_number("c_puct", c_puct, 0.0)
         self.reuse_tree = require_bool("reuse_tree", reuse_tree)
         self.generator = check_seed(seed)
-        self.policy = search_policy(self.c_puct)
+        self.policy = search_policy(self.c_puct, selection)
+        self.selection = selection
+        self.rule = selection_rule(selection)
         actions = game.num_actions
+        if self.rule.batch_settings is not None:
+            settings = self.rule.batch_settings(
+                self.policy.settings, self.slots, actions, self.simulations
+            )
+            self.policy = self.policy._replace(settings=settings)
         # a search expands at most one node per simulation plus the root, each with at most
         # num_actions children; the trees hold two searches' worth, so half can be reused
         self._room = (self.simulations + 1) * actions + 1
@@ -448,6 +504,11 @@ class BatchedSearch:
             alpha, fraction = noise
             alpha = require_number("noise alpha", alpha, 0.0, strict_low=True)
             self._add_noise(slots, alpha, require_number("noise fraction", fraction, 0.0))
+        if self.rule.prepare_slots is not None:
+            settings = self.rule.prepare_slots(
+                self.trees, self.policy.settings, self.generator, simulations, slots
+            )
+            self.policy = self.policy._replace(settings=settings)
         self._done[slots] = 0
         self._target[slots] = simulations
         self._search(slots, evaluate)
@@ -462,6 +523,7 @@ class BatchedSearch:
                 self.roots,
                 self.trees,
                 self.policy,
+                self.rule.for_slot,
                 self._rngs,
                 self._work,
                 self._game_workspace,
@@ -485,6 +547,7 @@ class BatchedSearch:
                 game.params,
                 self.trees,
                 self.policy,
+                self.rule.for_slot,
                 self._rngs,
                 self._work,
                 self._game_workspace,
@@ -511,19 +574,40 @@ class BatchedSearch:
 
     def policies(self, slots: Any) -> np.ndarray:
         """float32 ``(len(slots), num_actions)``: each root's visit shares (proven losses left
-        out, a proven win gets everything), the training target of AlphaZero."""
+        out, a proven win gets everything), the training target of AlphaZero; with
+        ``selection="gumbel"``, the improved policy."""
         slots = np.asarray(np.atleast_1d(slots), dtype=np.int64)
         out = np.zeros((len(slots), self.game.num_actions), dtype=np.float64)
-        _root_policies(self.trees[0], self.trees[1], slots, out)
+        if self._own_answers:
+            self._answers(slots, out, np.zeros(len(slots), dtype=np.int64))
+        else:
+            _root_policies(self.trees[0], self.trees[1], slots, out)
         return out.astype(np.float32)
+
+    @property
+    def _own_answers(self) -> bool:
+        """The selection rule answers with its own policy and move (Gumbel); PUCT's answers
+        are AlphaZero's (visit shares, proven moves, temperature)."""
+        return self.rule.prepare_slots is not None
+
+    def _answers(self, slots: np.ndarray, policies: np.ndarray, moves: np.ndarray) -> None:
+        rule = self.rule
+        _rule_answers(
+            self.trees[0], self.trees[1], slots, self.policy.settings, rule.for_slot,
+            rule.root_policy, rule.choose, policies, moves,
+        )  # fmt: skip
 
     def choose(self, slots: Any, temperature: Any = 0.0) -> np.ndarray:
         """The action each root plays: temperature 0 the best move (most visits, a proven win
         first), else sampled in proportion to ``visits ** (1 / temperature)``; ``temperature``
-        is one number or one per slot."""
+        is one number or one per slot. With ``selection="gumbel"`` the move sequential halving
+        picked (its Gumbel variables are the sampling), whatever the temperature."""
         slots = np.asarray(np.atleast_1d(slots), dtype=np.int64)
         temperatures = np.broadcast_to(np.asarray(temperature, dtype=np.float64), slots.shape)
         out = np.zeros(len(slots), dtype=np.int64)
+        if self._own_answers:
+            self._answers(slots, np.zeros((len(slots), self.game.num_actions)), out)
+            return out
         _choose_actions(
             self.trees[0], self.trees[1], slots, np.ascontiguousarray(temperatures), self._rngs, out
         )

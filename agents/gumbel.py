@@ -112,6 +112,56 @@ def prepare(
     )
 
 
+def batch_settings(settings: Any, slots: int, num_actions: int, simulations: int) -> Any:
+    """The settings of a batch of ``slots`` searches: a row of Gumbel variables, start visits
+    and plan per search (empty plans until :func:`prepare_slots`)."""
+    return GumbelSettings(
+        *settings[:4],
+        C_VISIT,
+        C_SCALE,
+        np.zeros((slots, num_actions), dtype=np.float64),
+        np.zeros((slots, num_actions), dtype=np.int64),
+        np.zeros((slots, 0), dtype=np.int64),
+    )
+
+
+def prepare_slots(
+    trees: tuple[np.ndarray, np.ndarray, np.ndarray],
+    settings: GumbelSettings,
+    generator: np.random.Generator,
+    simulations: int,
+    slots: np.ndarray,
+) -> GumbelSettings:
+    """:func:`prepare` for the given searches of a batch (their roots are expanded); returns
+    the batch's settings (the plans' width is the budget)."""
+    ints = trees[0]
+    schedule = settings.schedule
+    if schedule.shape[1] != simulations:
+        schedule = np.zeros((len(settings.gumbel), simulations), dtype=np.int64)
+    for slot in slots:
+        first, count = int(ints[slot, 0, I_FIRST]), int(ints[slot, 0, I_COUNT])
+        settings.gumbel[slot, :count] = generator.gumbel(size=count)
+        settings.start[slot, :count] = ints[slot, first : first + count, I_VISITS]
+        schedule[slot] = considered_visits(min(MAX_CONSIDERED, count), simulations)
+    return settings._replace(schedule=schedule)
+
+
+@compiled_rule
+def gumbel_for_slot(settings, slot):
+    """The settings of one search of a batch: its rows of the batch's arrays."""
+    return GumbelSettings(
+        settings.exploration,
+        settings.rave_equivalence,
+        settings.expansion,
+        settings.fastest_win,
+        settings.c_visit,
+        settings.c_scale,
+        settings.gumbel[slot],
+        settings.start[slot],
+        settings.schedule[slot],
+    )
+
+
 @njit(cache=True, inline="always")
 def _child_value(ints, floats, child):
     """A visited or proven child's value for the player choosing it (the proven result if
@@ -232,7 +282,7 @@ def _considered_choice(ints, floats, settings, level):
 def select_gumbel(ints, floats, node, settings):
     """Gumbel's selection: sequential halving at the root (while its plan lasts), the improved
     policy's deterministic choice below it (see the module docstring)."""
-    if node == 0 and settings.start.shape[0] == ints[0, I_COUNT]:  # planned for this root
+    if node == 0 and settings.schedule.shape[0] > 0:  # planned for this root
         first, count = ints[0, I_FIRST], ints[0, I_COUNT]
         index = 0
         for i in range(count):
@@ -291,6 +341,9 @@ GUMBEL = Selection(
     root_policy=improved_policy,
     prepare=prepare,
     needs_simulations=True,
+    batch_settings=batch_settings,
+    for_slot=gumbel_for_slot,
+    prepare_slots=prepare_slots,
 )
 
 __all__ = [
@@ -299,9 +352,12 @@ __all__ = [
     "GUMBEL",
     "MAX_CONSIDERED",
     "GumbelSettings",
+    "batch_settings",
     "choose_gumbel",
     "considered_visits",
+    "gumbel_for_slot",
     "improved_policy",
     "prepare",
+    "prepare_slots",
     "select_gumbel",
 ]

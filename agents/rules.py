@@ -378,6 +378,13 @@ def visit_policy(ints, floats, settings, out):
         out[i] = out[i] / total if total > 0 else 1.0 / count
 
 
+@compiled_rule
+def same_settings(settings, slot):
+    """The settings of one search of a batch (``agents.batched``): the batch's own, for rules
+    whose settings are constants."""
+    return settings
+
+
 class Selection(NamedTuple):
     """A selection rule and what the agents need around it.
 
@@ -392,6 +399,14 @@ class Selection(NamedTuple):
             draws its noise and plans its budget there); None: nothing to prepare.
         needs_simulations: The rule plans a simulation budget (refused with a time limit
             alone).
+        batch_settings: ``batch_settings(settings, slots, num_actions, simulations)``: the
+            settings of a batch of searches (:class:`agents.batched.BatchedSearch`); None:
+            the settings themselves.
+        for_slot: Compiled ``for_slot(batch settings, slot) -> settings`` of one search of
+            the batch.
+        prepare_slots: ``prepare_slots(trees, batch settings, generator, simulations,
+            slots)``: :attr:`prepare` for the given searches of a batch (their roots are
+            expanded); None: nothing to prepare.
     """
 
     select: Any
@@ -400,6 +415,9 @@ class Selection(NamedTuple):
     root_policy: Any = visit_policy
     prepare: Callable[..., Any] | None = None
     needs_simulations: bool = False
+    batch_settings: Callable[..., Any] | None = None
+    for_slot: Any = same_settings
+    prepare_slots: Callable[..., Any] | None = None
 
 
 UCT = Selection(select_uct, backup_mean)
@@ -470,6 +488,7 @@ __all__ = [
     "expand_on_first_visit",
     "expand_on_second_visit",
     "most_visited_child",
+    "same_settings",
     "select_puct",
     "select_rave",
     "select_rave_tuned",

@@ -62,6 +62,9 @@ class BatchedSelfPlay:
         dirichlet_alpha: Concentration of the root noise.
         noise_fraction: Weight of the root noise in the priors.
         temperature_moves: Moves of each game played by sampling (temperature 1).
+        selection: ``"puct"`` or ``"gumbel"`` (Gumbel AlphaZero: the improved policy as the
+            target, the halving's move, no Dirichlet noise; see
+            :class:`~agents.batched.BatchedSearch`).
         reuse_tree: Keep the subtree of the move played.
         seed: None, an int or a ``np.random.Generator``.
     """
@@ -76,6 +79,7 @@ class BatchedSelfPlay:
         dirichlet_alpha: float = 0.3,
         noise_fraction: float = 0.25,
         temperature_moves: int = 8,
+        selection: str = "puct",
         reuse_tree: bool = True,
         seed: Any = None,
     ) -> None:
@@ -85,6 +89,7 @@ class BatchedSelfPlay:
                 games,
                 simulations=simulations,
                 c_puct=c_puct,
+                selection=selection,
                 reuse_tree=reuse_tree,
                 seed=seed,
             )
@@ -96,6 +101,8 @@ class BatchedSelfPlay:
         if self.noise_fraction > 1:
             raise ValueError(f"noise_fraction must be between 0 and 1, got {noise_fraction}")
         self.temperature_moves = require_int("temperature_moves", temperature_moves, 0)
+        # Gumbel AlphaZero explores through its Gumbel variables: no Dirichlet noise
+        self._noise = None if selection == "gumbel" else (self.dirichlet_alpha, self.noise_fraction)
         self._traces: list[list[tuple[np.ndarray, int, np.ndarray, np.ndarray, int]]] = [
             [] for _ in range(games)
         ]
@@ -113,7 +120,7 @@ class BatchedSelfPlay:
         slots = np.arange(search.slots)
         finished = []
         for _ in range(moves):
-            search.run(slots, evaluate, noise=(self.dirichlet_alpha, self.noise_fraction))
+            search.run(slots, evaluate, noise=self._noise)
             policies = search.policies(slots)
             lengths = np.array([len(trace) for trace in self._traces])
             temperatures = np.where(lengths < self.temperature_moves, 1.0, 0.0)

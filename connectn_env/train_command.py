@@ -49,6 +49,12 @@ _TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
     ),
     "--moves-per-task": ("moves_per_task", int, "moves per game between weight updates (8)"),
     "--c-puct": ("c_puct", float, "PUCT exploration constant (1.5)"),
+    "--selection": (
+        "selection",
+        str,
+        "self-play root rule: puct (AlphaZero) or gumbel (Gumbel AlphaZero: sequential "
+        "halving, improved-policy targets, no Dirichlet noise) (puct)",
+    ),
     "--dirichlet-alpha": ("dirichlet_alpha", float, "root noise (min(1, 10 / actions))"),
     "--noise-fraction": ("noise_fraction", float, "weight of the root noise (0.25)"),
     "--temperature-moves": (

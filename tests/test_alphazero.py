@@ -772,3 +772,13 @@ def test_sigterm_saves_a_checkpoint_and_stops_the_workers(tmp_path) -> None:
     time.sleep(1)
     alive = [pid for pid in workers if (_process_fields(pid) or ["Z"])[0] != "Z"]
     assert not alive, f"worker processes left running: {alive}"
+
+
+def test_gumbel_self_play_trains(tmp_path) -> None:
+    """selection="gumbel": Gumbel AlphaZero's self-play (improved-policy targets, no
+    Dirichlet noise) runs through the whole learner; a bad name is a config error."""
+    result = train(tiny_config(tmp_path / "run", selection="gumbel"), progress=False)
+    assert result.games >= 24
+    assert load_checkpoint(tmp_path / "run" / "latest.pt").config["selection"] == "gumbel"
+    with pytest.raises(ConfigError, match="selection"):
+        tiny_config(tmp_path / "other", selection="ucb1")

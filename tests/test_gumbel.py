@@ -132,3 +132,29 @@ def test_a_reused_tree_plans_only_this_searchs_visits() -> None:
     second = agent.search(env)  # the same root: the tree is reused
     assert second.visits.sum() == first.visits.sum() + 16
     assert np.isclose(second.pi.sum(), 1.0)
+
+
+def test_batched_gumbel_halves_in_every_slot_and_answers_with_its_policy() -> None:
+    from agents.batched import BatchedSearch, uniform_evaluator
+    from agents.tree import I_COUNT, I_FIRST, I_VISITS
+    from connectn_env.games import REGISTRY
+
+    game = REGISTRY["gomoku"].make(size=9)
+    search = BatchedSearch(game, 3, simulations=64, selection="gumbel", seed=0)
+    search.run([0, 1, 2], uniform_evaluator)
+    ints = search.trees[0]
+    for slot in range(3):
+        first, count = ints[slot, 0, I_FIRST], ints[slot, 0, I_COUNT]
+        visits = ints[slot, first : first + count, I_VISITS]
+        assert sorted(visits[visits > 0].tolist()) == [1] * 8 + [3] * 4 + [7] * 2 + [15] * 2
+    policies = search.policies([0, 1, 2])
+    assert np.allclose(policies.sum(axis=1), 1.0, atol=1e-5) and (policies >= 0).all()
+    moves = search.choose([0, 1, 2], temperature=1.0)  # the halving's move, at any temperature
+    assert len(set(moves.tolist())) > 1  # each slot its own Gumbel variables
+    for slot, move in enumerate(moves):
+        assert policies[slot, move] > 0
+        search.play(slot, int(move))
+    search.run([0, 1, 2], uniform_evaluator)  # the reused subtrees: only this search is planned
+    assert np.allclose(search.policies([0, 1, 2]).sum(axis=1), 1.0, atol=1e-5)
+    with pytest.raises(ValueError, match="selection"):
+        BatchedSearch(game, 1, simulations=8, selection="ucb1")

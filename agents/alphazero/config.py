@@ -9,8 +9,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.rules import PUCT_SELECTIONS
 from connectn_env.games.config import GameConfig
-from connectn_env.games.validation import require_bool, require_int, require_number
+from connectn_env.games.validation import (
+    require_bool,
+    require_choice,
+    require_int,
+    require_number,
+)
 
 __all__ = ["SESSION_FIELDS", "ConfigError", "TrainConfig"]
 
@@ -64,6 +70,12 @@ class TrainConfig:
         games_in_flight: Self-play games each worker plays at once (the inference batch).
         moves_per_task: Moves every game of a worker makes between weight updates.
         c_puct: PUCT exploration constant.
+        selection: The self-play search's root rule: ``"puct"`` (AlphaZero: Dirichlet noise,
+            visit counts as the policy target, the first moves sampled by visits) or
+            ``"gumbel"`` (Gumbel AlphaZero: sequential halving at the root, the improved
+            policy as the target, the move halving picked; no Dirichlet noise, no
+            temperature: the Gumbel variables are the exploration). Evaluation and play use
+            PUCT either way.
         dirichlet_alpha: Root noise concentration; None: ``min(1, 10 / num_actions)``.
         noise_fraction: Weight of the root noise.
         temperature_moves: Moves of each game drawn in proportion to the visit counts; None:
@@ -102,6 +114,7 @@ class TrainConfig:
     games_in_flight: int = 128
     moves_per_task: int = 8
     c_puct: float = 1.5
+    selection: str = "puct"
     dirichlet_alpha: float | None = None
     noise_fraction: float = 0.25
     temperature_moves: int | None = None
@@ -166,6 +179,7 @@ class TrainConfig:
         put("games_in_flight", require_int("games_in_flight", self.games_in_flight, 1, 65536))
         put("moves_per_task", require_int("moves_per_task", self.moves_per_task, 1, 100_000))
         put("c_puct", require_number("c_puct", self.c_puct, 0.0))
+        put("selection", require_choice("selection", self.selection, PUCT_SELECTIONS))
         probe = game.make_game()
         if self.dirichlet_alpha is None:
             put("dirichlet_alpha", min(1.0, 10.0 / probe.num_actions))

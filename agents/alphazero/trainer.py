@@ -250,6 +250,7 @@ class _Trainer:
             "dirichlet_alpha": config.dirichlet_alpha,
             "noise_fraction": config.noise_fraction,
             "temperature_moves": config.temperature_moves,
+            "selection": config.selection,
             "reuse_tree": config.reuse_tree,
             "precision": config.precision,
         }

@@ -86,7 +86,8 @@ class SelfPlayWorker:
         game: ``{"name", "params"}`` of the game.
         spec: :class:`NetworkSpec` data.
         settings: ``simulations``, ``games_in_flight``, ``c_puct``, ``dirichlet_alpha``,
-            ``noise_fraction``, ``temperature_moves``, ``reuse_tree``, ``precision``.
+            ``noise_fraction``, ``temperature_moves``, ``selection``, ``reuse_tree``,
+            ``precision``.
         seed: Seed of this worker's games.
         threads: torch threads.
         device: torch device.
@@ -117,6 +118,7 @@ class SelfPlayWorker:
             dirichlet_alpha=settings["dirichlet_alpha"],
             noise_fraction=settings["noise_fraction"],
             temperature_moves=settings["temperature_moves"],
+            selection=settings.get("selection", "puct"),
             reuse_tree=settings["reuse_tree"],
             seed=seed,
         )
