@@ -94,15 +94,19 @@ class SearchPolicy(namedtuple("SearchPolicy", "select expand evaluate backup set
 
 
 _POLICY_TYPES: dict[int, tuple[Any, Any]] = {}
+_POLICY_TYPES_KEPT = 256
 
 
 @typeof_impl.register(SearchPolicy)
 def _typeof_search_policy(value: SearchPolicy, context: Any) -> Any:
-    """numba's type of a policy, computed once per policy object (a policy is called with per
-    leaf of a network-guided search; typing its dispatchers each time costs tens of
-    microseconds)."""
+    """numba's type of a policy, computed once per policy object (a policy is passed from
+    Python once per leaf of a network-guided search; typing its dispatchers each time costs
+    tens of microseconds). The cache holds the newest policies only: a rule that prepares its
+    settings makes a policy per search."""
     entry = _POLICY_TYPES.get(id(value))
     if entry is None or entry[0] is not value:
+        if len(_POLICY_TYPES) >= _POLICY_TYPES_KEPT:
+            _POLICY_TYPES.clear()
         entry = _POLICY_TYPES[id(value)] = (value, _typeof_tuple(value, context))
     return entry[1]
 

@@ -158,3 +158,16 @@ def test_batched_gumbel_halves_in_every_slot_and_answers_with_its_policy() -> No
     assert np.allclose(search.policies([0, 1, 2]).sum(axis=1), 1.0, atol=1e-5)
     with pytest.raises(ValueError, match="selection"):
         BatchedSearch(game, 1, simulations=8, selection="ucb1")
+
+
+def test_searches_that_make_a_policy_each_keep_no_more_than_the_newest_types() -> None:
+    """Gumbel makes a policy per search (its noise and plan); the typing cache of policies
+    stays bounded over many searches."""
+    from agents import rules
+
+    env = connect_n_v0.env()
+    env.reset()
+    agent = PUCTAgent(lambda obs: (obs["action_mask"], 0.0), simulations=4, selection="gumbel")
+    for _ in range(rules._POLICY_TYPES_KEPT + 20):
+        agent.search(env)
+    assert len(rules._POLICY_TYPES) <= rules._POLICY_TYPES_KEPT
