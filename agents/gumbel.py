@@ -108,7 +108,7 @@ def prepare(
         C_SCALE,
         generator.gumbel(size=count),
         start,
-        considered_visits(min(MAX_CONSIDERED, count), budget),
+        considered_visits(min(MAX_CONSIDERED, count), budget if count else 0),
     )
 
 
@@ -282,7 +282,7 @@ def _considered_choice(ints, floats, settings, level):
 def select_gumbel(ints, floats, node, settings):
     """Gumbel's selection: sequential halving at the root (while its plan lasts), the improved
     policy's deterministic choice below it (see the module docstring)."""
-    if node == 0 and settings.schedule.shape[0] > 0:  # planned for this root
+    if node == 0 and settings.schedule.shape[0] > 0 and settings.start.shape[0] >= ints[0, I_COUNT]:
         first, count = ints[0, I_FIRST], ints[0, I_COUNT]
         index = 0
         for i in range(count):
@@ -302,6 +302,8 @@ def choose_gumbel(ints, floats, settings):
     """The move to play: a proven win (the shortest), else the open considered move with the
     most visits in this search and the best ``g + logit + sigma(q)``."""
     first, count = ints[0, I_FIRST], ints[0, I_COUNT]
+    if settings.start.shape[0] < count:  # not planned for this root
+        return best_root_child(ints, floats)
     most = -1
     for i in range(count):
         child = first + i

@@ -171,3 +171,16 @@ def test_searches_that_make_a_policy_each_keep_no_more_than_the_newest_types() -
     for _ in range(rules._POLICY_TYPES_KEPT + 20):
         agent.search(env)
     assert len(rules._POLICY_TYPES) <= rules._POLICY_TYPES_KEPT
+
+
+def test_before_the_root_is_expanded_there_is_no_plan() -> None:
+    """The search's first simulation runs on an unplanned root: an empty plan (a plan without
+    the children's start visits made the root rule read past them)."""
+    from agents.gumbel import prepare
+    from agents.rules import SearchSettings
+    from agents.tree import new_tree, tree_reset
+
+    tree = new_tree(10)
+    tree_reset(*tree, 0)
+    settings = prepare(tree, SearchSettings(exploration=1.0), np.random.default_rng(0), 30)
+    assert settings.schedule.shape == settings.start.shape == settings.gumbel.shape == (0,)
