@@ -476,22 +476,26 @@ class BatchedSearch:
         slots: Any,
         evaluate: BatchEvaluator,
         *,
-        simulations: int | None = None,
+        simulations: Any = None,
         noise: tuple[float, float] | None = None,
     ) -> None:
-        """Add ``simulations`` (default: the constructor's) simulations to each slot's tree.
+        """Add ``simulations`` (default: the constructor's) simulations to each slot's tree:
+        one number, or one per slot (playout cap randomization: full and fast searches in the
+        same batches).
 
         Unexpanded roots are expanded first (one evaluation, not counted as a simulation, as in
         AlphaZero); with ``noise = (alpha, fraction)`` the roots' priors then get Dirichlet
         noise. Finished games and proven roots are skipped.
 
         Raises:
-            TypeError, ValueError: the evaluator answered in the wrong form (the trees keep
+            TypeError, ValueError: a budget out of ``[1, simulations]`` or not one per slot
+                (nothing changes); the evaluator answered in the wrong form (the trees keep
                 the simulations finished before the failed step).
         """
-        simulations = self.simulations if simulations is None else simulations
-        simulations = require_int("simulations", simulations, 1, self.simulations)
-        slots = np.asarray([s for s in np.atleast_1d(slots) if not self.is_over(s)], np.int64)
+        slots = np.asarray(np.atleast_1d(slots), dtype=np.int64)
+        budgets = self._budgets(simulations, len(slots))
+        playing = np.array([not self.is_over(s) for s in slots], dtype=bool)
+        slots, budgets = slots[playing], budgets[playing]
         if slots.size == 0:
             return
         ints = self.trees[0]
@@ -506,12 +510,25 @@ class BatchedSearch:
             self._add_noise(slots, alpha, require_number("noise fraction", fraction, 0.0))
         if self.rule.prepare_slots is not None:
             settings = self.rule.prepare_slots(
-                self.trees, self.policy.settings, self.generator, simulations, slots
+                self.trees, self.policy.settings, self.generator, budgets, slots
             )
             self.policy = self.policy._replace(settings=settings)
         self._done[slots] = 0
-        self._target[slots] = simulations
+        self._target[slots] = budgets
         self._search(slots, evaluate)
+
+    def _budgets(self, simulations: Any, count: int) -> np.ndarray:
+        """int64 ``(count,)``: the simulations of each slot of a :meth:`run`."""
+        if simulations is None:
+            return np.full(count, self.simulations, dtype=np.int64)
+        if np.ndim(simulations) == 0:
+            budget = require_int("simulations", simulations, 1, self.simulations)
+            return np.full(count, budget, dtype=np.int64)
+        top = self.simulations
+        budgets = [require_int("simulations", budget, 1, top) for budget in simulations]
+        if len(budgets) != count:
+            raise ValueError(f"simulations: {len(budgets)} budgets for {count} slots")
+        return np.asarray(budgets, dtype=np.int64)
 
     def _search(self, slots: np.ndarray, evaluate: BatchEvaluator) -> None:
         game = self.game

@@ -129,20 +129,23 @@ def prepare_slots(
     trees: tuple[np.ndarray, np.ndarray, np.ndarray],
     settings: GumbelSettings,
     generator: np.random.Generator,
-    simulations: int,
+    budgets: np.ndarray,
     slots: np.ndarray,
 ) -> GumbelSettings:
-    """:func:`prepare` for the given searches of a batch (their roots are expanded); returns
-    the batch's settings (the plans' width is the budget)."""
+    """:func:`prepare` for the given searches of a batch (their roots are expanded), each with
+    its budget; returns the batch's settings (a plan row as wide as the largest budget asked
+    so far, each plan at the start of its row)."""
     ints = trees[0]
     schedule = settings.schedule
-    if schedule.shape[1] != simulations:
-        schedule = np.zeros((len(settings.gumbel), simulations), dtype=np.int64)
-    for slot in slots:
+    width = max(int(np.max(budgets)), schedule.shape[1])
+    if schedule.shape[1] < width:
+        schedule = np.zeros((len(settings.gumbel), width), dtype=np.int64)
+    for slot, budget in zip(slots, budgets, strict=True):
         first, count = int(ints[slot, 0, I_FIRST]), int(ints[slot, 0, I_COUNT])
         settings.gumbel[slot, :count] = generator.gumbel(size=count)
         settings.start[slot, :count] = ints[slot, first : first + count, I_VISITS]
-        schedule[slot] = considered_visits(min(MAX_CONSIDERED, count), simulations)
+        schedule[slot] = 0
+        schedule[slot, :budget] = considered_visits(min(MAX_CONSIDERED, count), int(budget))
     return settings._replace(schedule=schedule)
 
 

@@ -65,6 +65,11 @@ class BatchedSelfPlay:
         selection: ``"puct"`` or ``"gumbel"`` (Gumbel AlphaZero: the improved policy as the
             target, the halving's move, no Dirichlet noise; see
             :class:`~agents.batched.BatchedSearch`).
+        full_search_fraction: Playout cap randomization (KataGo): each move is a full search
+            (``simulations``) with this probability, else a fast one (``fast_simulations``)
+            whose position trains the value only (its policy target is all zero). 1: every
+            move a full search.
+        fast_simulations: The fast searches' simulations; None: ``simulations // 6``.
         reuse_tree: Keep the subtree of the move played.
         seed: None, an int or a ``np.random.Generator``.
     """
@@ -80,6 +85,8 @@ class BatchedSelfPlay:
         noise_fraction: float = 0.25,
         temperature_moves: int = 8,
         selection: str = "puct",
+        full_search_fraction: float = 1.0,
+        fast_simulations: int | None = None,
         reuse_tree: bool = True,
         seed: Any = None,
     ) -> None:
@@ -101,6 +108,17 @@ class BatchedSelfPlay:
         if self.noise_fraction > 1:
             raise ValueError(f"noise_fraction must be between 0 and 1, got {noise_fraction}")
         self.temperature_moves = require_int("temperature_moves", temperature_moves, 0)
+        self.full_search_fraction = require_number(
+            "full_search_fraction", full_search_fraction, 0.0
+        )
+        if self.full_search_fraction > 1:
+            raise ValueError(
+                f"full_search_fraction must be between 0 and 1, got {full_search_fraction}"
+            )
+        if fast_simulations is None:
+            fast_simulations = max(1, simulations // 6)
+        self.fast_simulations = require_int("fast_simulations", fast_simulations, 1, simulations)
+        self.simulations = simulations
         # Gumbel AlphaZero explores through its Gumbel variables: no Dirichlet noise
         self._noise = None if selection == "gumbel" else (self.dirichlet_alpha, self.noise_fraction)
         self._traces: list[list[tuple[np.ndarray, int, np.ndarray, np.ndarray, int]]] = [
@@ -120,8 +138,14 @@ class BatchedSelfPlay:
         slots = np.arange(search.slots)
         finished = []
         for _ in range(moves):
-            search.run(slots, evaluate, noise=self._noise)
+            if self.full_search_fraction >= 1:
+                full = np.ones(len(slots), dtype=bool)  # no draw: runs as before the option
+            else:
+                full = search.generator.random(len(slots)) < self.full_search_fraction
+            budgets = np.where(full, self.simulations, self.fast_simulations)
+            search.run(slots, evaluate, simulations=budgets, noise=self._noise)
             policies = search.policies(slots)
+            policies[~full] = 0.0  # a fast search's policy is not a target (value only)
             lengths = np.array([len(trace) for trace in self._traces])
             temperatures = np.where(lengths < self.temperature_moves, 1.0, 0.0)
             actions = search.choose(slots, temperatures)

@@ -55,6 +55,17 @@ _TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
         "self-play root rule: puct (AlphaZero) or gumbel (Gumbel AlphaZero: sequential "
         "halving, improved-policy targets, no Dirichlet noise) (puct)",
     ),
+    "--full-search-fraction": (
+        "full_search_fraction",
+        float,
+        "playout cap randomization: the share of moves searched with --simulations; the others "
+        "get --fast-simulations and train the value only (1: off)",
+    ),
+    "--fast-simulations": (
+        "fast_simulations",
+        int,
+        "simulations of the fast searches (simulations // 6)",
+    ),
     "--dirichlet-alpha": ("dirichlet_alpha", float, "root noise (min(1, 10 / actions))"),
     "--noise-fraction": ("noise_fraction", float, "weight of the root noise (0.25)"),
     "--temperature-moves": (

@@ -782,3 +782,51 @@ def test_gumbel_self_play_trains(tmp_path) -> None:
     assert load_checkpoint(tmp_path / "run" / "latest.pt").config["selection"] == "gumbel"
     with pytest.raises(ConfigError, match="selection"):
         tiny_config(tmp_path / "other", selection="ucb1")
+
+
+def test_playout_cap_randomization_trains_the_policy_on_full_searches_only(tmp_path) -> None:
+    """full_search_fraction: a share of the moves get the full budget and a policy target; the
+    others a fast search and no policy target (all zero), which the policy loss leaves out."""
+    from agents.alphazero.learner import losses
+    from agents.alphazero.network import NetworkSpec, PolicyValueNet
+    from agents.alphazero.replay import Batch
+    from agents.batched import uniform_evaluator
+    from agents.selfplay import BatchedSelfPlay
+
+    game = REGISTRY.make("tictactoe")
+    selfplay = BatchedSelfPlay(
+        game, 8, simulations=24, full_search_fraction=0.5, fast_simulations=4, seed=3
+    )
+    played = []
+    while len(played) < 8:
+        played += selfplay.play(uniform_evaluator, moves=1)
+    sums = np.concatenate([g.policies.sum(axis=1) for g in played])
+    assert set(np.round(sums, 4)) <= {0.0, 1.0}
+    assert 0.2 < (sums > 0.5).mean() < 0.8
+    # searches of each budget: a fast root has 4 + 1 visits (its evaluation), a full one 25
+    search = selfplay.search
+    search.reset(0)
+    search.reset(1)
+    search.run([0, 1], uniform_evaluator, simulations=[24, 4])
+    assert search.trees[0][[0, 1], 0, 6].tolist() == [25, 5]
+    with pytest.raises(ValueError, match="2 budgets for 1 slots"):
+        search.run([0], uniform_evaluator, simulations=[4, 4])
+    # the loss: rows without a target add nothing to the policy term
+    spec = NetworkSpec.for_game(game, channels=4, blocks=1)
+    model = PolicyValueNet(spec)
+    state = game.new_initial_state()
+    observations = np.stack([state.observation(0)] * 2)
+    policies = np.array([np.full(9, 1 / 9), np.zeros(9)], dtype=np.float32)
+    batch = Batch(observations, np.zeros(2, np.int8), np.ones((2, 9), np.int8), policies,
+                  np.zeros(2, np.float32))  # fmt: skip
+    one = Batch(observations[:1], np.zeros(1, np.int8), np.ones((1, 9), np.int8), policies[:1],
+                np.zeros(1, np.float32))  # fmt: skip
+    with torch.no_grad():
+        both, first = losses(model, batch)["policy"], losses(model, one)["policy"]
+    assert float(both) == pytest.approx(float(first))
+    with pytest.raises(ConfigError, match="fast_simulations"):
+        tiny_config(tmp_path / "run", fast_simulations=9)
+    with pytest.raises(ConfigError, match="full_search_fraction"):
+        tiny_config(tmp_path / "run", full_search_fraction=1.5)
+    result = train(tiny_config(tmp_path / "run", full_search_fraction=0.5), progress=False)
+    assert result.games >= 24

@@ -76,6 +76,10 @@ class TrainConfig:
             policy as the target, the move halving picked; no Dirichlet noise, no
             temperature: the Gumbel variables are the exploration). Evaluation and play use
             PUCT either way.
+        full_search_fraction: Playout cap randomization (KataGo): the share of moves searched
+            with ``simulations``; the others get ``fast_simulations`` and train the value only.
+            1 (the default): off.
+        fast_simulations: The fast searches' simulations; None: ``simulations // 6``.
         dirichlet_alpha: Root noise concentration; None: ``min(1, 10 / num_actions)``.
         noise_fraction: Weight of the root noise.
         temperature_moves: Moves of each game drawn in proportion to the visit counts; None:
@@ -115,6 +119,8 @@ class TrainConfig:
     moves_per_task: int = 8
     c_puct: float = 1.5
     selection: str = "puct"
+    full_search_fraction: float = 1.0
+    fast_simulations: int | None = None
     dirichlet_alpha: float | None = None
     noise_fraction: float = 0.25
     temperature_moves: int | None = None
@@ -180,6 +186,13 @@ class TrainConfig:
         put("moves_per_task", require_int("moves_per_task", self.moves_per_task, 1, 100_000))
         put("c_puct", require_number("c_puct", self.c_puct, 0.0))
         put("selection", require_choice("selection", self.selection, PUCT_SELECTIONS))
+        put("full_search_fraction", _fraction("full_search_fraction", self.full_search_fraction))
+        if self.fast_simulations is None:
+            put("fast_simulations", max(1, self.simulations // 6))
+        put(
+            "fast_simulations",
+            require_int("fast_simulations", self.fast_simulations, 1, self.simulations),
+        )
         probe = game.make_game()
         if self.dirichlet_alpha is None:
             put("dirichlet_alpha", min(1.0, 10.0 / probe.num_actions))

@@ -14,13 +14,16 @@ __all__ = ["Learner", "losses"]
 
 
 def losses(model: PolicyValueNet, batch: Batch, device: Any = "cpu") -> dict[str, torch.Tensor]:
-    """``{"policy", "value", "loss"}`` of ``model`` on ``batch`` (mean over positions):
+    """``{"policy", "value", "loss"}`` of ``model`` on ``batch`` (means over positions):
     cross-entropy of the policy targets against the network's policy over the legal actions,
-    and squared error of the value."""
+    over the positions that have a target (a fast search of playout cap randomization leaves
+    its target all zero: value only), and squared error of the value."""
     logits, values = model(encode(batch.observations, batch.players, device))
     masks = torch.as_tensor(batch.masks, device=device)
     targets = torch.as_tensor(batch.policies, device=device)
-    policy = -(targets * masked_log_softmax(logits, masks)).sum(dim=1).mean()
+    per_position = -(targets * masked_log_softmax(logits, masks)).sum(dim=1)
+    targeted = int((targets.sum(dim=1) > 0).sum())  # a target sums to 1, or to 0 (none)
+    policy = per_position.mean() * (len(per_position) / max(targeted, 1))  # x1.0 when all have one
     value = torch.mean((values - torch.as_tensor(batch.values, device=device)) ** 2)
     return {"policy": policy, "value": value, "loss": policy + value}
 

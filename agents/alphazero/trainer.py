@@ -251,6 +251,8 @@ class _Trainer:
             "noise_fraction": config.noise_fraction,
             "temperature_moves": config.temperature_moves,
             "selection": config.selection,
+            "full_search_fraction": config.full_search_fraction,
+            "fast_simulations": config.fast_simulations,
             "reuse_tree": config.reuse_tree,
             "precision": config.precision,
         }

@@ -86,8 +86,8 @@ class SelfPlayWorker:
         game: ``{"name", "params"}`` of the game.
         spec: :class:`NetworkSpec` data.
         settings: ``simulations``, ``games_in_flight``, ``c_puct``, ``dirichlet_alpha``,
-            ``noise_fraction``, ``temperature_moves``, ``selection``, ``reuse_tree``,
-            ``precision``.
+            ``noise_fraction``, ``temperature_moves``, ``selection``,
+            ``full_search_fraction``, ``fast_simulations``, ``reuse_tree``, ``precision``.
         seed: Seed of this worker's games.
         threads: torch threads.
         device: torch device.
@@ -119,6 +119,8 @@ class SelfPlayWorker:
             noise_fraction=settings["noise_fraction"],
             temperature_moves=settings["temperature_moves"],
             selection=settings.get("selection", "puct"),
+            full_search_fraction=settings.get("full_search_fraction", 1.0),
+            fast_simulations=settings.get("fast_simulations"),
             reuse_tree=settings["reuse_tree"],
             seed=seed,
         )
