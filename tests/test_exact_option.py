@@ -10,7 +10,7 @@ from functools import cache
 import numpy as np
 import pytest
 from connect4_helpers import COLS, ROWS, columns_of, dropped, wins
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from agents import MCTSAgent
@@ -106,7 +106,11 @@ def test_the_agent_plays_a_best_move_of_a_solvable_position(moves):
 
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(14, 30))
+@example(seed=1655, plies=14)  # a proven win, not the fastest one: 3 wins later than 1, 4, 5
 def test_proven_moves_agree_with_the_perfect_solver(seed, plies):
+    """Every move the search proves has the solver's result, and a proven root plays a move
+    that keeps it. (The shortest win among the proven ones, not necessarily the solver's
+    fastest: a faster win the budget did not prove is not known to the search.)"""
     state = _random_state(ConnectNGame(), seed, plies)
     if state.is_terminal():
         return
@@ -116,7 +120,7 @@ def test_proven_moves_agree_with_the_perfect_solver(seed, plies):
     for action, proven in result.proven_moves.items():
         assert proven == ("win" if scores[action] > 0 else "loss" if scores[action] < 0 else "draw")
     if result.proven is not None:
-        assert scores[result.action] == max(scores.values())
+        assert np.sign(scores[result.action]) == np.sign(max(scores.values()))
 
 
 def test_a_time_limit_shares_the_time_and_finds_the_win():
