@@ -349,6 +349,7 @@ GUMBEL = Selection(
     batch_settings=batch_settings,
     for_slot=gumbel_for_slot,
     prepare_slots=prepare_slots,
+    explores_itself=True,
 )
 
 __all__ = [

@@ -411,6 +411,8 @@ class Selection(NamedTuple):
         prepare_slots: ``prepare_slots(trees, batch settings, generator, simulations,
             slots)``: :attr:`prepare` for the given searches of a batch (their roots are
             expanded); None: nothing to prepare.
+        explores_itself: The rule draws its own noise at the root (Gumbel), so self-play
+            adds no Dirichlet noise to the priors.
     """
 
     select: Any
@@ -422,6 +424,7 @@ class Selection(NamedTuple):
     batch_settings: Callable[..., Any] | None = None
     for_slot: Any = same_settings
     prepare_slots: Callable[..., Any] | None = None
+    explores_itself: bool = False
 
 
 UCT = Selection(select_uct, backup_mean)

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from agents.batched import BatchedSearch, BatchEvaluator
+from agents.rules import selection_rule
 from connectn_env.games import BoardGame
 from connectn_env.games.compile_notice import compiling
 from connectn_env.games.validation import require_int, require_number
@@ -119,8 +120,8 @@ class BatchedSelfPlay:
             fast_simulations = max(1, simulations // 6)
         self.fast_simulations = require_int("fast_simulations", fast_simulations, 1, simulations)
         self.simulations = simulations
-        # Gumbel AlphaZero explores through its Gumbel variables: no Dirichlet noise
-        self._noise = None if selection == "gumbel" else (self.dirichlet_alpha, self.noise_fraction)
+        explores = selection_rule(selection).explores_itself  # Gumbel: no Dirichlet noise
+        self._noise = None if explores else (self.dirichlet_alpha, self.noise_fraction)
         self._traces: list[list[tuple[np.ndarray, int, np.ndarray, np.ndarray, int]]] = [
             [] for _ in range(games)
         ]

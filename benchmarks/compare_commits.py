@@ -18,13 +18,16 @@ Usage: ``python benchmarks/compare_commits.py --against REF [--repeats 5]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,10 +69,12 @@ print(json.dumps(rates))
 """
 
 
-def run(tree: Path, native: int, generic: int) -> dict[str, float]:
+def run_in_tree(tree: Path, code: str, *args: str) -> Any:
+    """Run ``code`` in a fresh process on the source ``tree`` (one torch/OpenMP thread); the
+    JSON its last output line holds."""
     environment = {**os.environ, "PYTHONPATH": str(tree), "OMP_NUM_THREADS": "1"}
     out = subprocess.run(
-        [sys.executable, "-c", RUN, str(native), str(generic)],
+        [sys.executable, "-c", code, *args],
         env=environment,
         cwd=tempfile.gettempdir(),
         capture_output=True,
@@ -79,6 +84,28 @@ def run(tree: Path, native: int, generic: int) -> dict[str, float]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+@contextlib.contextmanager
+def commit_tree(ref: str) -> Iterator[Path]:
+    """``ref`` checked out into a temporary git worktree (removed afterwards)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        other = Path(scratch) / "other"
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(other), ref],
+            check=True,
+            capture_output=True,
+        )
+        try:
+            yield other
+        finally:
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(other)], check=True
+            )
+
+
+def run(tree: Path, native: int, generic: int) -> dict[str, float]:
+    return run_in_tree(tree, RUN, str(native), str(generic))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", required=True, help="the other commit (any git ref)")
@@ -86,25 +113,14 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=20_000)
     parser.add_argument("--generic-simulations", type=int, default=2_000)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as scratch:
-        other = Path(scratch) / "other"
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(other), args.against],
-            check=True,
-            capture_output=True,
-        )
-        try:
-            trees = {"this tree": ROOT, args.against: other}
-            for tree in trees.values():
-                run(tree, 100, 20)  # compile into the tree's own numba cache
-            results: dict[str, list[dict[str, float]]] = {label: [] for label in trees}
-            for _ in range(args.repeats):
-                for label, tree in trees.items():
-                    results[label].append(run(tree, args.simulations, args.generic_simulations))
-        finally:
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(other)], check=True
-            )
+    with commit_tree(args.against) as other:
+        trees = {"this tree": ROOT, args.against: other}
+        for tree in trees.values():
+            run(tree, 100, 20)  # compile into the tree's own numba cache
+        results: dict[str, list[dict[str, float]]] = {label: [] for label in trees}
+        for _ in range(args.repeats):
+            for label, tree in trees.items():
+                results[label].append(run(tree, args.simulations, args.generic_simulations))
     print(f"load average at the end: {os.getloadavg()}")
     print(f"| game | this tree | {args.against} | ratio |")
     print("|---|---:|---:|---:|")

@@ -830,3 +830,26 @@ def test_playout_cap_randomization_trains_the_policy_on_full_searches_only(tmp_p
         tiny_config(tmp_path / "run", full_search_fraction=1.5)
     result = train(tiny_config(tmp_path / "run", full_search_fraction=0.5), progress=False)
     assert result.games >= 24
+
+
+@pytest.mark.parametrize(("selection", "noise_matters"), [("puct", True), ("gumbel", False)])
+def test_self_play_adds_root_noise_unless_the_rule_explores_itself(selection, noise_matters):
+    """Dirichlet noise at the root for PUCT; none for a rule that draws its own (Gumbel): its
+    games do not depend on the noise settings."""
+    from agents.batched import uniform_evaluator
+    from agents.rules import selection_rule
+    from agents.selfplay import BatchedSelfPlay
+
+    game = REGISTRY.make("tictactoe")
+    games = []
+    for alpha in (0.03, 3.0):
+        selfplay = BatchedSelfPlay(
+            game, 4, simulations=16, selection=selection, dirichlet_alpha=alpha,
+            noise_fraction=0.5, temperature_moves=0, seed=5,
+        )  # fmt: skip
+        played = []
+        while len(played) < 4:
+            played += selfplay.play(uniform_evaluator, moves=1)
+        games.append([g.policies.tolist() for g in played])
+    assert selection_rule(selection).explores_itself is not noise_matters
+    assert (games[0] != games[1]) is noise_matters
