@@ -205,7 +205,9 @@ def elo_ratings_fixed(
         if change < tolerance:
             break
     return {
-        label: 400 * math.log10(strength[i]) if i in linked else math.nan
+        label: fixed[label]
+        if i in held
+        else (400 * math.log10(strength[i]) if i in linked else math.nan)
         for i, label in enumerate(labels)
     }
 
@@ -231,7 +233,7 @@ def elo_intervals(
     """
     fixed = list(fixed)
     if fixed:
-        held = _held_indices(labels, {label: elo[label] for label in fixed})
+        held = _held_indices(labels, {label: elo.get(label, math.nan) for label in fixed})
     else:
         held = [labels.index(anchor_of(labels))]
     size = len(labels)
