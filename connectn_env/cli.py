@@ -459,6 +459,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             run = run_evaluate_command if args.command == "evaluate" else run_ladder_command
             try:
                 return run(args)
+            except BrokenPipeError:
+                raise  # the reader went away: main() stops quietly
             except (ValueError, TypeError, OSError) as error:
                 message = f"connectn {args.command}: error: {error}\n"
                 parser.exit(2, printable(message, newlines=True))

@@ -180,7 +180,7 @@ def run_evaluate_command(args: argparse.Namespace) -> int:
                 alpha=args.alpha,
                 beta=args.beta,
                 max_games=args.games or args.max_games,
-                workers=args.workers or 1,
+                workers=args.workers,
                 ray=args.ray,
                 results=args.results,
                 seed=args.seed,

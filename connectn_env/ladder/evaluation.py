@@ -25,6 +25,7 @@ from connectn_env.elo import PairingStats, expected_score
 from connectn_env.games.validation import require_int, require_number
 from connectn_env.ladder.candidates import Candidate, check_candidate, make_candidate
 from connectn_env.ladder.fit import fit_ratings
+from connectn_env.ladder.games import LADDER_GAMES, ladder_key
 from connectn_env.ladder.ladderfile import Ladder, load_ladder, shipped_ladder
 from connectn_env.ladder.matches import open_results, play_tasks
 from connectn_env.specs import parse_agent_spec
@@ -153,7 +154,7 @@ def choose_rung(ratings: dict[str, float], estimate: float | None, games: dict[s
 def evaluate(
     candidate: Any,
     *,
-    game: Any = "connect_four",
+    game: Any = None,
     games: int | None = None,
     minutes: float | None = None,
     workers: int | None = None,
@@ -173,7 +174,8 @@ def evaluate(
             an ``AgentSpec``, an agent object with ``act(env)``, or a callable
             ``policy(observation, action_mask) -> action``. An illegal action or an
             exception loses that game (counted in ``errors``); the run goes on.
-        game: The game: a ladder key (``"connect_n_6x6"``), a game name, a ``GameConfig``.
+        game: The game: a ladder key (``"connect_n_6x6"``), a game name, a ``GameConfig``
+            (needed unless ``ladder`` is given).
         games: Games to play in all (resumed ones included; default 200 unless ``minutes``).
         minutes: Stop starting games after this many minutes (games under way finish).
         workers: Worker processes (default: all cores); an agent object or a callable
@@ -223,11 +225,17 @@ def evaluate(
 
 
 def _ladder(ladder: Ladder | str | Path | None, game: Any) -> Ladder:
+    """The ladder to rate on: ``ladder`` (checked to be ``game``'s when both are given) or
+    the one shipped for ``game``."""
     if ladder is None:
+        if game is None:
+            raise ValueError(f"evaluate needs game= (one of {', '.join(LADDER_GAMES)}) or ladder=")
         return shipped_ladder(game)
-    if isinstance(ladder, Ladder):
-        return ladder
-    return load_ladder(ladder, game)
+    if not isinstance(ladder, Ladder):
+        return load_ladder(ladder, game)
+    if game is not None and ladder_key(game) != ladder.key:
+        raise ValueError(f"the ladder given is of {ladder.key}, not of {ladder_key(game)}")
+    return ladder
 
 
 def _budget(games: int | None, minutes: float | None) -> tuple[int, float | None]:

@@ -19,6 +19,7 @@ stops at ``LLR >= log((1 - beta) / alpha)`` (H1 accepted: stronger) or
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,7 +124,7 @@ def sprt(
     alpha: float = 0.05,
     beta: float = 0.05,
     max_games: int = DEFAULT_MAX_GAMES,
-    workers: int = 1,
+    workers: int | None = None,
     ray: str | None = None,
     results: str | Path | None = None,
     seed: int = 0,
@@ -145,7 +146,7 @@ def sprt(
         alpha: The probability of accepting H1 when H0 holds.
         beta: The probability of accepting H0 when H1 holds.
         max_games: Stop with "inconclusive" after this many games.
-        workers: Worker processes.
+        workers: Worker processes (default: all cores).
         ray: A Ray address: play the games as Ray tasks.
         results: The arena's JSON-lines results file: a rerun resumes from it.
         seed: Base seed of the games.
@@ -187,6 +188,8 @@ def sprt(
             index += 1
 
     local = first.local or second.local
+    if workers is None:
+        workers = os.cpu_count() or 1
     for result in play_tasks(tasks(), workers=workers, ray=ray, local=local):
         if store is not None:
             store.add(result)
