@@ -127,3 +127,26 @@ def test_a_ladder_build_resumes_and_a_new_rung_leaves_the_others_in_place(
     ]
     low, high = extended.rung("uct-30").ci95
     assert low < extended.ratings["uct-30"] < high
+
+
+@pytest.mark.slow  # about 11 s: a worker process imports torch
+def test_sb3_models_of_the_right_shape_play_and_masks_keep_maskable_ppo_legal(
+    tiny: Ladder, tmp_path: Path
+) -> None:
+    pytest.importorskip("sb3_contrib")
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3 import PPO
+
+    env = gym.make("connectn_env/ConnectN-v0", rows=6, cols=6, n=4, gravity=False)
+    MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=16, seed=0).save(tmp_path / "m.zip")
+    PPO("MlpPolicy", env, n_steps=16, batch_size=16, seed=0).save(tmp_path / "p.zip")
+    masked = evaluate(f"sb3:path={tmp_path / 'm.zip'}", ladder=tiny, games=4, workers=1)
+    assert masked.games == 4 and masked.errors == 0
+    plain = evaluate(f"sb3:path={tmp_path / 'p.zip'}", ladder=tiny, games=4, workers=1)
+    assert plain.games == 4  # an illegal action of PPO loses its game, counted in errors
+
+
+def test_a_time_budget_stops_starting_games(tiny: Ladder) -> None:
+    result = evaluate(_first_legal, ladder=tiny, minutes=0.002)
+    assert 1 <= result.games < 1000
