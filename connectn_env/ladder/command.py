@@ -37,7 +37,9 @@ def add_ladder_build_options(
 ) -> None:
     """``connectn ladder build GAME``'s options (``count``, ``workers``, ``seed``: the CLI's
     integer types)."""
-    sub.add_argument("--games-per-pair", type=count, default=100, help="games per pair (100)")
+    sub.add_argument(
+        "--games-per-pair", type=count, default=100, metavar="N", help="games per pair (100)"
+    )
     _run_options(sub, workers, seed)
     sub.add_argument(
         "--out", type=Path, metavar="FILE", help="the ladder file (default: KEY.ladder.json here)"
@@ -71,9 +73,14 @@ def add_evaluate_options(
     )
     budget = sub.add_mutually_exclusive_group()
     budget.add_argument(
-        "--games", type=count, help=f"games in all (default {DEFAULT_GAMES}; with --vs: max)"
+        "--games",
+        type=count,
+        metavar="N",
+        help=f"games in all (default {DEFAULT_GAMES})",
     )
-    budget.add_argument("--minutes", type=_minutes, help="stop starting games after M minutes")
+    budget.add_argument(
+        "--minutes", type=_minutes, metavar="M", help="stop starting games after M minutes"
+    )
     _run_options(sub, workers, seed)
     sub.add_argument("--json", type=Path, metavar="FILE", help="write the result as JSON")
     sub.add_argument(
@@ -84,17 +91,27 @@ def add_evaluate_options(
     sub.add_argument(
         "--sprt", type=_bounds, metavar="ELO0,ELO1", help="the SPRT's Elo bounds (with --vs)"
     )
-    sub.add_argument("--alpha", type=_probability, default=0.05, help="false H1 rate (0.05)")
-    sub.add_argument("--beta", type=_probability, default=0.05, help="false H0 rate (0.05)")
     sub.add_argument(
-        "--max-games", type=count, default=DEFAULT_MAX_GAMES, help="SPRT: then inconclusive"
+        "--alpha", type=_probability, default=0.05, metavar="P", help="false H1 rate (0.05)"
+    )
+    sub.add_argument(
+        "--beta", type=_probability, default=0.05, metavar="P", help="false H0 rate (0.05)"
+    )
+    sub.add_argument(
+        "--max-games",
+        type=count,
+        default=DEFAULT_MAX_GAMES,
+        metavar="N",
+        help="SPRT: then inconclusive",
     )
 
 
 def _run_options(sub: argparse.ArgumentParser, workers: IntType, seed: IntType) -> None:
-    sub.add_argument("--workers", type=workers, help=f"processes, 1 to {MAX_WORKERS} (all cores)")
+    sub.add_argument(
+        "--workers", type=workers, metavar="K", help=f"processes, 1 to {MAX_WORKERS} (all cores)"
+    )
     sub.add_argument("--ray", metavar="ADDRESS", help="play the games as Ray tasks there")
-    sub.add_argument("--seed", type=seed, default=0, help="base seed of the games (0)")
+    sub.add_argument("--seed", type=seed, default=0, metavar="N", help="base seed of the games (0)")
     sub.add_argument("--no-progress", action="store_true", help="no progress display on stderr")
 
 
@@ -169,8 +186,8 @@ def run_evaluate_command(args: argparse.Namespace) -> int:
         check_separate_files(("--results", args.results), ("--json", args.json))
     with exit_on_termination():
         if args.vs is not None:
-            if args.minutes is not None:
-                raise ValueError("--minutes does not apply to the A/B mode; use --max-games")
+            if args.games is not None or args.minutes is not None:
+                raise ValueError("--games and --minutes do not apply to the A/B mode: --max-games")
             result = sprt(
                 args.candidate,
                 args.vs,
@@ -179,7 +196,7 @@ def run_evaluate_command(args: argparse.Namespace) -> int:
                 elo1=args.sprt[1],
                 alpha=args.alpha,
                 beta=args.beta,
-                max_games=args.games or args.max_games,
+                max_games=args.max_games,
                 workers=args.workers,
                 ray=args.ray,
                 results=args.results,

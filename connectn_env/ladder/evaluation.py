@@ -307,11 +307,10 @@ class _Schedule:
         self, entry: Candidate, seed: int, cap: int, deadline: float | None
     ) -> Iterator[GameTask]:
         """Games until ``cap`` games are done or started, or ``deadline`` passes."""
-        issued = {rung: 0 for rung in self.counts}
+        games = {rung: sum(row[:3]) for rung, row in self.counts.items()}  # resumed, issued
         total = len(self.finished)
         next_index = dict.fromkeys(self.counts, 0)
         while total < cap and (deadline is None or time.monotonic() < deadline):
-            games = {rung: sum(row[:3]) + issued[rung] for rung, row in self.counts.items()}
             rung = choose_rung(self.ladder.ratings, self.estimate(), games)
             for _ in range(2):  # one game with each colour
                 while (self.label, rung, next_index[rung]) in self.finished:
@@ -322,7 +321,7 @@ class _Schedule:
                 specs = (entry.spec, self.specs[rung])
                 yield pairing_task(self.ladder.game, pairing, specs, next_index[rung], seed)
                 next_index[rung] += 1
-                issued[rung] += 1
+                games[rung] += 1
                 total += 1
 
 
