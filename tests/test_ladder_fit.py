@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pytest
 
+from connectn_env.arena.plan import check_pairs
 from connectn_env.elo import PairingStats, elo_intervals, elo_ratings_fixed, expected_score
 from connectn_env.ladder.evaluation import choose_rung
 from connectn_env.ladder.fit import calibration, fit_ratings, neighbour_pairs
@@ -127,3 +128,13 @@ def test_the_llr_grows_with_evidence_and_has_the_usual_bounds() -> None:
     even = sprt_llr(400, 100, 400, 0, 50)
     assert even < low
     assert 0 < sprt_llr(2, 0, 0, 0, 50) < high  # two wins alone decide nothing
+
+
+def test_a_plan_of_chosen_pairs_is_checked() -> None:
+    assert check_pairs(None, 3) == [(0, 1), (0, 2), (1, 2)]
+    assert check_pairs([(1, 2), (0, 1)], 3) == [(0, 1), (1, 2)]
+    for bad in ([(1, 0)], [(0, 3)], [(0, 0)], [("0", 1)], [(0, 1, 2)]):
+        with pytest.raises(ValueError, match="two agent indices"):
+            check_pairs(bad, 3)
+    with pytest.raises(ValueError, match="given twice"):
+        check_pairs([(0, 1), (0, 1)], 3)
