@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -123,11 +122,9 @@ def build_ladder(
         fixed=tuple(fixed),
         command=command,
         cpu_hours=(seconds + (hold.cpu_hours * 3600 if hold else 0.0)) / 3600,
-        provisional=not widest <= TARGET_HALF_WIDTH or bool(hold and hold.provisional),
+        provisional=widest > TARGET_HALF_WIDTH or bool(hold and hold.provisional),
         **provenance(),
     )
-    if any(not math.isfinite(r.rating) for r in ladder_rows):
-        raise ValueError(f"a rung is not linked to the others by games: {ladder.table()}")
     if out is not None:
         save_ladder(ladder, out)
     return ladder
