@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 SIX = ["connect_n", "--rows", "6", "--cols", "6", "--no-gravity"]
 
@@ -56,3 +60,29 @@ def test_the_ab_mode_prints_the_llr_and_a_verdict(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "LLR" in done.stderr and "[-2.94, 2.94]" in done.stdout
     assert "inconclusive" in done.stdout
+
+
+@pytest.mark.slow  # about 15 s: a run killed, then resumed
+def test_a_killed_evaluation_resumes_without_losing_or_repeating_games(tmp_path: Path) -> None:
+    args = [*SIX, "mcts:simulations=100,preset=uct", "--games", "60", "--workers", "1"]
+    args += ["--results", "games.jsonl", "--no-progress"]
+    executable = shutil.which("connectn", path=os.path.dirname(sys.executable))
+    process = subprocess.Popen([executable, "evaluate", *args], cwd=tmp_path)
+    results = tmp_path / "games.jsonl"
+    deadline = time.monotonic() + 120
+    while _lines(results) < 12 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait(10)
+    kept = _lines(results) - 1
+    assert 10 <= kept < 60
+    done = _connectn("evaluate", *args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert ", 60 games" in done.stdout
+    lines = [json.loads(line) for line in results.read_text().splitlines()[1:]]
+    keys = [(*line["pairing"], line["index"]) for line in lines]
+    assert len(keys) == len(set(keys)) == 60
+
+
+def _lines(path: Path) -> int:
+    return path.read_bytes().count(b"\n") if path.exists() else 0
