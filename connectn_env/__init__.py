@@ -4,6 +4,7 @@ environments, with fast MCTS baselines.
 Importing the package makes the PettingZoo module of every registered game family
 (``connectn_env.connect_n_v0``, ``connectn_env.hex_v0``, ...) and registers the PettingZoo
 and Gymnasium ids; it imports no pygame and compiles no numba code.
+``connectn_env.evaluate`` (an agent's Elo on a game's ladder) is imported on first use.
 """
 
 import sys
@@ -52,6 +53,17 @@ __all__ = [
     "Outcome",
     "__version__",
     "connect_four",
+    "evaluate",
     "tictactoe",
     *ENV_MODULES,
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``evaluate`` (:func:`connectn_env.ladder.evaluate`), imported on first use so that
+    importing the package stays light."""
+    if name == "evaluate":
+        from connectn_env.ladder import evaluate
+
+        return evaluate
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

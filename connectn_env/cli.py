@@ -7,6 +7,12 @@ Subcommands::
     connectn arena GAME [game options] SPEC SPEC [SPEC ...] [--games N] [--workers K]
                    [--seed N] [--move-timeout S] [--out FILE.jsonl] [--json FILE]
                    [--record DIR] [--no-progress] [--ray ADDRESS]
+    connectn evaluate GAME [game options] CANDIDATE [--games N | --minutes M] [--workers K]
+                      [--ray ADDRESS] [--json FILE] [--results FILE] [--ladder FILE]
+                      [--vs B --sprt ELO0,ELO1 [--alpha A] [--beta B] [--max-games N]]
+    connectn ladder build GAME [game options] [--games-per-pair N] [--workers K]
+                          [--ray ADDRESS] [--out FILE] [--results FILE] [--hold]
+    connectn ladder show GAME [game options] [--file FILE]
     connectn replay FILE [--ui window|terminal|auto]
     connectn bench [--full]
     connectn warmup [GAME ...]
@@ -233,6 +239,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_game_parsers(arena, arena_options, _formatter)
 
+    _add_yardstick_commands(add_command)
+
     replay = add_command("replay", help="step through a saved game (.json or .sgf)")
     replay.add_argument("file", type=Path, help="a game record")
     replay.add_argument("--ui", choices=UIS, default="auto", help="window, terminal or auto")
@@ -290,6 +298,39 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_agent_options(pbrain, DEFAULT_PBRAIN_OPPONENT)
     return parser
+
+
+def _add_yardstick_commands(add_command) -> None:
+    """``connectn evaluate`` and ``connectn ladder build|show``."""
+    from connectn_env.ladder.command import (
+        add_evaluate_options,
+        add_ladder_build_options,
+        add_ladder_show_options,
+    )
+
+    types = (_positive_int, _int_at_least(1, MAX_WORKERS), _seed)
+    evaluate = add_command(
+        "evaluate",
+        help="an agent's Elo on the game's ladder, or an A/B test (--vs, --sprt)",
+        description="Rate CANDIDATE on the game's ladder of reference agents (its Elo with a "
+        "95% interval), or with --vs B --sprt ELO0,ELO1 play it against B until a "
+        "sequential probability ratio test decides.",
+        epilog=SPEC_HELP,
+    )
+    add_game_parsers(evaluate, lambda sub: add_evaluate_options(sub, *types), _formatter)
+    ladder = add_command("ladder", help="build or show a game's ladder of rated agents")
+    actions = ladder.add_subparsers(dest="ladder_command", required=True, metavar="ACTION")
+    build = actions.add_parser(
+        "build",
+        help="play the rungs against their neighbours and fit their ratings (resumable)",
+        formatter_class=_formatter,
+        allow_abbrev=False,
+    )
+    add_game_parsers(build, lambda sub: add_ladder_build_options(sub, *types), _formatter)
+    show = actions.add_parser(
+        "show", help="print a ladder", formatter_class=_formatter, allow_abbrev=False
+    )
+    add_game_parsers(show, add_ladder_show_options, _formatter)
 
 
 def _add_agent_options(parser: argparse.ArgumentParser, default: str) -> None:
@@ -412,6 +453,17 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 return run_play(args)
             except AgentBuildError as error:
                 parser.exit(2, printable(f"connectn play: error: {error}\n", newlines=True))
+        if args.command in ("evaluate", "ladder"):
+            from connectn_env.ladder.command import run_evaluate_command, run_ladder_command
+
+            run = run_evaluate_command if args.command == "evaluate" else run_ladder_command
+            try:
+                return run(args)
+            except BrokenPipeError:
+                raise  # the reader went away: main() stops quietly
+            except (ValueError, TypeError, OSError) as error:
+                message = f"connectn {args.command}: error: {error}\n"
+                parser.exit(2, printable(message, newlines=True))
         if args.command == "arena":
             from connectn_env.arena import ArenaError, run_arena_command
 

@@ -8,13 +8,16 @@ Elo: maximum-likelihood Bradley-Terry ratings on the Elo scale (400 log10 of the
 ratio), draws counted as half a win and half a loss, with one virtual draw added to every
 pairing that was played (BayesElo's default prior), which keeps the ratings finite when an
 agent wins every game. Ratings are anchored: ``random`` (the first agent whose spec is
-``random``) is 0 when present, else the first agent.
+``random``) is 0 when present, else the first agent. :func:`elo_ratings_fixed` fits the same
+model with some ratings held fixed instead (a ladder's rungs: a new rung, or a candidate, is
+rated against them and they do not move).
 
 Elo intervals: the covariance of the ratings is the inverse of the fit's Fisher information
 (the curvature of its log-likelihood, virtual draws included) with the anchor held fixed;
-each interval is the rating plus or minus 1.96 standard errors. Two agents that both beat
-``random`` in every game get the same capped rating but wide intervals, which says how
-little their games tell.
+each interval is the rating plus or minus 1.96 standard errors (with ratings held fixed,
+the information of the free ratings only: the fixed ones are taken as known). Two agents
+that both beat ``random`` in every game get the same capped rating but wide intervals, which
+says how little their games tell.
 
 A shared module below the agents and the arena (both read it: ``connectn arena``'s tables,
 AlphaZero's evaluation); it imports nothing of the suite.
@@ -23,7 +26,7 @@ AlphaZero's evaluation); it imports nothing of the suite.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +40,8 @@ __all__ = [
     "anchor_of",
     "elo_intervals",
     "elo_ratings",
+    "elo_ratings_fixed",
+    "expected_score",
     "wilson",
 ]
 
@@ -101,6 +106,12 @@ class PairingStats:
         }
 
 
+def expected_score(rating: float, opponent: float) -> float:
+    """The score per game (draws 1/2) that the model predicts for ``rating`` against
+    ``opponent``: ``1 / (1 + 10 ** ((opponent - rating) / 400))``."""
+    return 1 / (1 + 10 ** ((opponent - rating) / 400))
+
+
 def anchor_of(labels: Sequence[str]) -> str:
     """The agent rated 0: the first ``random`` agent, else the first agent."""
     return next((label for label in labels if label == "random"), labels[0])
@@ -154,18 +165,77 @@ def elo_ratings(
     }
 
 
+def elo_ratings_fixed(
+    labels: Sequence[str],
+    pairings: Sequence[PairingStats],
+    fixed: Mapping[str, float],
+    *,
+    tolerance: float = 1e-10,
+) -> dict[str, float]:
+    """Elo ratings with the ratings of ``fixed`` held as given: the others are fitted by the
+    same model as :func:`elo_ratings` (no anchor: the fixed ratings set the scale).
+
+    Args:
+        labels: Every agent.
+        pairings: Their results.
+        fixed: Rating of each held agent (one or more of ``labels``, finite).
+
+    Returns:
+        Every agent's rating: the fixed ones as given, nan for a free agent whose games do
+        not link it to a fixed one.
+
+    Raises:
+        ValueError: ``fixed`` is empty, names an agent not in ``labels`` or a rating that is
+            not finite.
+    """
+    held = _held_indices(labels, fixed)
+    size = len(labels)
+    points, games = _fit_tables(labels, pairings)
+    linked = _linked(games, held)
+    strength = [10 ** (fixed[label] / 400) if i in held else 1.0 for i, label in enumerate(labels)]
+    free = sorted(linked - set(held))
+    for _ in range(100_000):  # minorisation-maximisation, the held strengths kept
+        change = 0.0
+        for i in free:
+            new = sum(points[i]) / sum(
+                games[i][j] / (strength[i] + strength[j]) for j in range(size) if games[i][j]
+            )
+            change = max(change, abs(math.log(new / strength[i])))
+            strength[i] = new
+        if change < tolerance:
+            break
+    return {
+        label: fixed[label]
+        if i in held
+        else (400 * math.log10(strength[i]) if i in linked else math.nan)
+        for i, label in enumerate(labels)
+    }
+
+
 def elo_intervals(
     labels: Sequence[str],
     pairings: Sequence[PairingStats],
     elo: dict[str, float],
     z: float = Z95,
+    *,
+    fixed: Iterable[str] = (),
 ) -> dict[str, tuple[float, float]]:
     """95% interval of each rating, relative to the anchor: ``elo +- z * standard error``,
     the standard errors from the Fisher information of the fit (virtual draws included).
 
     The anchor gets (0, 0); an agent without games (nan, nan); an agent whose games never
-    link it to the anchor (-inf, inf).
+    link it to the anchor (-inf, inf). With ``fixed`` (the agents whose ratings
+    :func:`elo_ratings_fixed` held), those play the anchor's part: each gets
+    ``(elo, elo)``, and the others' errors are those of the free ratings alone.
+
+    Raises:
+        ValueError: ``fixed`` names an agent not in ``labels``.
     """
+    fixed = list(fixed)
+    if fixed:
+        held = _held_indices(labels, {label: elo.get(label, math.nan) for label in fixed})
+    else:
+        held = [labels.index(anchor_of(labels))]
     size = len(labels)
     _, games = _fit_tables(labels, pairings)
     theta = [elo[label] * math.log(10) / 400 for label in labels]  # natural log-strengths
@@ -179,15 +249,7 @@ def elo_intervals(
                 information[j, j] += w
                 information[i, j] -= w
                 information[j, i] -= w
-    anchor = labels.index(anchor_of(labels))
-    linked, frontier = {anchor}, [anchor]
-    while frontier:  # agents connected to the anchor by games
-        i = frontier.pop()
-        for j in range(size):
-            if games[i][j] and j not in linked:
-                linked.add(j)
-                frontier.append(j)
-    others = sorted(linked - {anchor})
+    others = sorted(_linked(games, held) - set(held))
     errors = {}
     if others:
         covariance = np.linalg.inv(information[np.ix_(others, others)])
@@ -197,10 +259,39 @@ def elo_intervals(
     for i, label in enumerate(labels):
         if math.isnan(elo[label]):
             intervals[label] = (math.nan, math.nan)
-        elif i == anchor:
-            intervals[label] = (0.0, 0.0)
+        elif i in held:
+            intervals[label] = (elo[label], elo[label])
         elif i in errors:
             intervals[label] = (elo[label] - z * errors[i], elo[label] + z * errors[i])
         else:
             intervals[label] = (-math.inf, math.inf)
     return intervals
+
+
+def _held_indices(labels: Sequence[str], fixed: Mapping[str, float]) -> list[int]:
+    """The indices of the held agents, checked."""
+    if not fixed:
+        raise ValueError("fixed must hold at least one agent's rating, got none")
+    held = []
+    for label, rating in fixed.items():
+        if label not in labels:
+            raise ValueError(f"fixed names {label!r}, which is not one of {list(labels)}")
+        if not isinstance(rating, int | float) or not math.isfinite(rating):
+            raise ValueError(
+                f"the fixed rating of {label!r} must be a finite number, got {rating!r}"
+            )
+        held.append(list(labels).index(label))
+    return held
+
+
+def _linked(games: list[list[float]], sources: Iterable[int]) -> set[int]:
+    """The agents connected to ``sources`` by games (``sources`` included)."""
+    linked = set(sources)
+    frontier = list(linked)
+    while frontier:
+        i = frontier.pop()
+        for j in range(len(games)):
+            if games[i][j] and j not in linked:
+                linked.add(j)
+                frontier.append(j)
+    return linked

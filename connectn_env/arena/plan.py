@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,7 +11,15 @@ import numpy as np
 from connectn_env.records.gameconfig import GameConfig
 from connectn_env.specs import AgentSpec
 
-__all__ = ["GameTask", "agent_labels", "plan_games", "plan_size", "planned_players"]
+__all__ = [
+    "GameTask",
+    "agent_labels",
+    "check_pairs",
+    "pairing_task",
+    "plan_games",
+    "plan_size",
+    "planned_players",
+]
 
 
 @dataclass(frozen=True)
@@ -69,9 +77,37 @@ def planned_players(pairing: tuple[str, str], index: int) -> tuple[str, str]:
     return pairing if index % 2 == 0 else (pairing[1], pairing[0])
 
 
-def plan_size(agents: int, games: int) -> int:
-    """Number of games of a round robin of ``agents`` agents, ``games`` per pairing."""
-    return agents * (agents - 1) // 2 * games
+def check_pairs(pairs: Sequence[tuple[int, int]] | None, agents: int) -> list[tuple[int, int]]:
+    """The pairings of a plan, as ``(i, j)`` agent indices with ``i < j``, in order (None:
+    every pair, the round robin).
+
+    Raises:
+        ValueError: a pair that is not two different agent indices in increasing order, or
+            a pair given twice.
+    """
+    if pairs is None:
+        return [(i, j) for i in range(agents) for j in range(i + 1, agents)]
+    checked: list[tuple[int, int]] = []
+    for pair in pairs:
+        if (
+            not isinstance(pair, tuple | list)
+            or len(pair) != 2
+            or not all(type(k) is int for k in pair)
+            or not 0 <= pair[0] < pair[1] < agents
+        ):
+            raise ValueError(
+                f"a pair must be two agent indices i < j from 0 to {agents - 1}, got {pair!r}"
+            )
+        if tuple(pair) in checked:
+            raise ValueError(f"pair {tuple(pair)} is given twice")
+        checked.append((pair[0], pair[1]))
+    return sorted(checked)
+
+
+def plan_size(agents: int, games: int, pairs: Sequence[tuple[int, int]] | None = None) -> int:
+    """Number of games of a plan of ``agents`` agents, ``games`` per pairing (of ``pairs``;
+    default: the round robin)."""
+    return len(check_pairs(pairs, agents)) * games
 
 
 def plan_games(
@@ -81,23 +117,36 @@ def plan_games(
     games: int,
     seed: int,
     move_timeout: float | None,
+    pairs: Sequence[tuple[int, int]] | None = None,
 ) -> Iterator[GameTask]:
-    """Every game of a round robin, one at a time (the plan is never held in memory, so
-    ``games`` may be huge): each pair of agents plays ``games`` games, colours alternating
-    (game 0: the earlier agent on the command line is player_0)."""
+    """Every game of a round robin (or of the pairings ``pairs``, see :func:`check_pairs`),
+    one at a time (the plan is never held in memory, so ``games`` may be huge): each pair of
+    agents plays ``games`` games, colours alternating (game 0: the earlier agent on the
+    command line is player_0)."""
     labels = agent_labels(specs)
-    index_of = {label: i for i, label in enumerate(labels)}
-    for i in range(len(specs)):
-        for j in range(i + 1, len(specs)):
-            pairing = (labels[i], labels[j])
-            for index in range(games):
-                players = planned_players(pairing, index)
-                yield GameTask(
-                    game=game,
-                    pairing=pairing,
-                    index=index,
-                    labels=players,
-                    specs=(specs[index_of[players[0]]], specs[index_of[players[1]]]),
-                    seeds=game_seeds(seed, pairing, index),
-                    move_timeout=move_timeout,
-                )
+    for i, j in check_pairs(pairs, len(specs)):
+        pairing = (labels[i], labels[j])
+        for index in range(games):
+            yield pairing_task(game, pairing, (specs[i], specs[j]), index, seed, move_timeout)
+
+
+def pairing_task(
+    game: GameConfig,
+    pairing: tuple[str, str],
+    specs: tuple[AgentSpec, AgentSpec],
+    index: int,
+    seed: int,
+    move_timeout: float | None = None,
+) -> GameTask:
+    """Game ``index`` of the pairing of agents labelled ``pairing`` with ``specs``: colours
+    alternate, the seeds are :func:`game_seeds`."""
+    swap = planned_players(pairing, index) != pairing
+    return GameTask(
+        game=game,
+        pairing=pairing,
+        index=index,
+        labels=(pairing[1], pairing[0]) if swap else pairing,
+        specs=(specs[1], specs[0]) if swap else specs,
+        seeds=game_seeds(seed, pairing, index),
+        move_timeout=move_timeout,
+    )

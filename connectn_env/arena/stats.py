@@ -20,6 +20,8 @@ from connectn_env.elo import (
     anchor_of,
     elo_intervals,
     elo_ratings,
+    elo_ratings_fixed,
+    expected_score,
     wilson,
 )
 
@@ -33,6 +35,8 @@ __all__ = [
     "anchor_of",
     "elo_intervals",
     "elo_ratings",
+    "elo_ratings_fixed",
+    "expected_score",
     "pairing_stats",
     "standings",
     "wilson",

@@ -19,7 +19,7 @@ from connectn_env.arena.outputs import (
     check_output_file,
     check_separate_files,
 )
-from connectn_env.arena.plan import agent_labels, plan_games, plan_size
+from connectn_env.arena.plan import agent_labels, check_pairs, plan_games, plan_size
 from connectn_env.arena.pool import play_games
 from connectn_env.arena.progress import Progress
 from connectn_env.arena.recorder import GameRecorder
@@ -190,8 +190,10 @@ def run_tournament(
     record_dir: str | Path | None = None,
     progress: bool = False,
     ray: str | None = None,
+    pairs: Sequence[tuple[int, int]] | None = None,
 ) -> TournamentResult:
-    """Play a round robin: every pair of agents plays ``games`` games, colours alternating.
+    """Play a round robin: every pair of agents plays ``games`` games, colours alternating
+    (or only the pairings ``pairs``).
 
     Each agent is built once from its spec before the first game, so a spec that cannot
     make an agent stops the run with its message. Each game then runs in a worker process
@@ -219,6 +221,8 @@ def run_tournament(
         ray: A Ray address (``"auto"``, ``"ray://host:10001"``, ``"local"``): play the games
             as Ray tasks there instead of in local processes (``workers`` then caps the games
             running at once; see :mod:`connectn_env.arena.ray_pool`).
+        pairs: The pairings to play, as ``(i, j)`` indices into ``agents`` with ``i < j``
+            (default: every pair). A ladder plays rungs one and two apart.
 
     Raises:
         ArenaError: fewer than two agents, a ``human`` agent, a spec that fails to build
@@ -237,6 +241,7 @@ def run_tournament(
         raise ArenaError("'human' cannot play in the arena (use connectn play)")
     games = require_int("games", games, 1)
     seed = require_int("seed", seed, 0)
+    pairs = check_pairs(pairs, len(specs))
     if ray is None or workers is not None:
         if workers is None:
             workers = min(os.cpu_count() or 1, MAX_WORKERS)
@@ -260,12 +265,14 @@ def run_tournament(
         store = ResultsFile(out, {**header, "move_timeout": move_timeout})
         store.check_plan(labels, games)
     ledger = Ledger(labels, store=store, recorder=recorder)
-    finished = _resume(ledger, labels, games)
+    finished = _resume(ledger, labels, games, pairs)
 
     def plan() -> Iterator[Any]:
-        return plan_games(config, specs, games=games, seed=seed, move_timeout=move_timeout)
+        return plan_games(
+            config, specs, games=games, seed=seed, move_timeout=move_timeout, pairs=pairs
+        )
 
-    bar = Progress(plan_size(len(specs), games) - ledger.tally.games, enabled=progress)
+    bar = Progress(plan_size(len(specs), games, pairs) - ledger.tally.games, enabled=progress)
     with compile_notices(bar.note):  # compiled here once, loaded by every worker
         warm_up_specs(config.make_game(), specs)
     todo = (task for task in plan() if task.key not in finished)
@@ -291,13 +298,16 @@ def run_tournament(
     )
 
 
-def _resume(ledger: Ledger, labels: list[str], games: int) -> Iterable[tuple[str, str, int]]:
+def _resume(
+    ledger: Ledger, labels: list[str], games: int, pairs: list[tuple[int, int]]
+) -> Iterable[tuple[str, str, int]]:
     """Add the planned games of the results file to ``ledger`` (writing again the records
     that are missing or damaged); the keys of the games not to play again."""
     if ledger.store is None:
         return ()
+    planned = {(labels[i], labels[j]) for i, j in pairs}
     for result in ledger.store.stream():
-        if _in_plan(result.key, labels, games):
+        if result.pairing in planned and result.index < games:
             ledger.resume(result)
     return ledger.store.finished
 
@@ -310,11 +320,6 @@ def _build_each(labels: list[str], specs: list[AgentSpec]) -> None:
         except Exception as error:
             kind, message = describe_error(error)
             raise ArenaError(f"agent {label!r} cannot be built: {kind}: {message}") from None
-
-
-def _in_plan(key: tuple[str, str, int], labels: list[str], games: int) -> bool:
-    a, b, index = key
-    return a in labels and b in labels and labels.index(a) < labels.index(b) and index < games
 
 
 def run_arena_command(args: argparse.Namespace) -> int:

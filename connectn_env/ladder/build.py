@@ -1,0 +1,140 @@
+"""Building a ladder: the rungs play their neighbours one and two apart through the arena
+(worker processes or Ray, resumable from its results file), then the ratings are fitted."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from connectn_env.arena.tournament import run_tournament
+from connectn_env.elo import PairingStats
+from connectn_env.ladder.fit import fit_ratings, neighbour_pairs
+from connectn_env.ladder.games import LADDER_GAMES, ladder_key
+from connectn_env.ladder.ladderfile import (
+    TARGET_HALF_WIDTH,
+    Ladder,
+    LadderRung,
+    save_ladder,
+)
+from connectn_env.ladder.provenance import provenance
+from connectn_env.ladder.rungs import Rung, ladder_rungs
+from connectn_env.specs import parse_agent_spec
+
+__all__ = ["build_ladder"]
+
+
+def build_ladder(
+    game: Any,
+    *,
+    games_per_pair: int = 100,
+    rungs: Sequence[Rung] | None = None,
+    hold: Ladder | None = None,
+    workers: int | None = None,
+    ray: str | None = None,
+    seed: int = 0,
+    results: str | Path | None = None,
+    out: str | Path | None = None,
+    progress: bool = False,
+    command: str = "",
+) -> Ladder:
+    """Play the rungs of ``game`` against their neighbours and fit their ratings.
+
+    Each rung plays the rungs one and two places away (in ``rungs``' order, by expected
+    strength), ``games_per_pair`` games per pair, colours alternating, through
+    :func:`~connectn_env.arena.run_tournament`. The ratings are anchored at ``random`` = 0,
+    or, with ``hold``, the rungs of that ladder (same label and spec) keep their ratings and
+    only the pairs with a new rung are played: levels do not move when a rung is added.
+
+    Args:
+        game: A ladder game (key, game name, ``GameConfig``...).
+        games_per_pair: Games per pair of rungs.
+        rungs: The rungs, weakest first (default: :func:`ladder_rungs` of the game).
+        hold: A ladder of the same game whose ratings are held fixed.
+        workers: Worker processes (default: all cores).
+        ray: A Ray address: play the games as Ray tasks.
+        seed: Base seed of the games.
+        results: The arena's JSON-lines results file: a rerun resumes from it.
+        out: Write the ladder here (atomically).
+        progress: Show progress on stderr.
+        command: The command line to record in the ladder.
+
+    Raises:
+        ValueError: an unknown game, a bad rung, ``hold`` of another game, or a bad argument.
+        ArenaError: a results file of another build, or a rung that cannot be built.
+    """
+    key = ladder_key(game)
+    rungs = list(ladder_rungs(key) if rungs is None else rungs)
+    labels = [rung.label for rung in rungs]
+    if len(set(labels)) != len(labels) or len(rungs) < 2:
+        raise ValueError(f"rungs must be two or more with different labels, got {labels}")
+    specs = [parse_agent_spec(rung.spec, allow_human=False) for rung in rungs]
+    for spec in specs:
+        spec.check_game(LADDER_GAMES[key])
+    fixed = _held_ratings(hold, key, rungs)
+    pairs = [
+        (i, j) for i, j in neighbour_pairs(len(rungs)) if not {labels[i], labels[j]} <= set(fixed)
+    ]
+    if not pairs:
+        raise ValueError(f"every rung is held by the ladder given; nothing to play: {labels}")
+    result = run_tournament(
+        LADDER_GAMES[key],
+        specs,
+        games=games_per_pair,
+        workers=workers,
+        ray=ray,
+        seed=seed,
+        out=results,
+        progress=progress,
+        pairs=pairs,
+    )
+    rename = dict(zip(result.labels, labels, strict=True))
+    played = [
+        PairingStats(rename[p.a], rename[p.b], p.wins, p.draws, p.losses, p.errors_a, p.errors_b)
+        for p in result.pairings
+        if p.games
+    ]
+    kept = [p for p in (hold.pairings if hold else ()) if {p.a, p.b} <= set(fixed)]
+    pairings = kept + played
+    fit = fit_ratings(labels, pairings, fixed)
+    games = dict.fromkeys(labels, 0)
+    for p in pairings:
+        games[p.a] += p.games
+        games[p.b] += p.games
+    ladder_rows = tuple(
+        LadderRung(
+            rung.label,
+            rung.spec,
+            fit.ratings[rung.label],
+            fit.intervals[rung.label],
+            games[rung.label],
+        )
+        for rung in rungs
+    )
+    widest = max((r.ci95[1] - r.ci95[0]) / 2 for r in ladder_rows if r.label not in fixed)
+    seconds = sum(game_result.seconds for game_result in result.results)
+    ladder = Ladder(
+        key=key,
+        rungs=ladder_rows,
+        pairings=tuple(pairings),
+        games_per_pair=games_per_pair,
+        seed=seed,
+        fixed=tuple(fixed),
+        command=command,
+        cpu_hours=(seconds + (hold.cpu_hours * 3600 if hold else 0.0)) / 3600,
+        provisional=widest > TARGET_HALF_WIDTH or bool(hold and hold.provisional),
+        **provenance(),
+    )
+    if out is not None:
+        save_ladder(ladder, out)
+    return ladder
+
+
+def _held_ratings(hold: Ladder | None, key: str, rungs: list[Rung]) -> dict[str, float]:
+    """The ratings of ``hold``'s rungs that are in ``rungs`` with the same spec."""
+    if hold is None:
+        return {}
+    if hold.key != key:
+        raise ValueError(f"the ladder to hold is of {hold.key}, not of {key}")
+    specs = {rung.label: rung.spec for rung in rungs}
+    return {r.label: r.rating for r in hold.rungs if specs.get(r.label) == r.spec}

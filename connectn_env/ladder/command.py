@@ -1,0 +1,244 @@
+"""The ``connectn ladder`` and ``connectn evaluate`` commands: their options and what they
+run."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shlex
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from connectn_env.arena.lifeline import exit_on_termination
+from connectn_env.arena.outputs import check_output_file, check_separate_files
+from connectn_env.arena.tournament import MAX_WORKERS
+from connectn_env.atomic_write import write_text_atomically
+from connectn_env.ladder.build import build_ladder
+from connectn_env.ladder.evaluation import DEFAULT_GAMES, evaluate
+from connectn_env.ladder.games import ladder_key
+from connectn_env.ladder.ladderfile import load_ladder, shipped_ladder
+from connectn_env.ladder.sprt import DEFAULT_MAX_GAMES, SPRTResult, sprt
+
+__all__ = [
+    "add_evaluate_options",
+    "add_ladder_build_options",
+    "add_ladder_show_options",
+    "run_evaluate_command",
+    "run_ladder_command",
+]
+
+IntType = Callable[[str], int]
+
+
+def add_ladder_build_options(
+    sub: argparse.ArgumentParser, count: IntType, workers: IntType, seed: IntType
+) -> None:
+    """``connectn ladder build GAME``'s options (``count``, ``workers``, ``seed``: the CLI's
+    integer types)."""
+    sub.add_argument(
+        "--games-per-pair", type=count, default=100, metavar="N", help="games per pair (100)"
+    )
+    _run_options(sub, workers, seed)
+    sub.add_argument(
+        "--out", type=Path, metavar="FILE", help="the ladder file (default: KEY.ladder.json here)"
+    )
+    sub.add_argument(
+        "--results",
+        type=Path,
+        metavar="FILE",
+        help="the games, JSON lines; a rerun resumes (default: beside --out, .games.jsonl)",
+    )
+    sub.add_argument(
+        "--hold",
+        action="store_true",
+        help="keep the ratings of the rungs already in --out; play only the new rungs' pairs",
+    )
+
+
+def add_ladder_show_options(sub: argparse.ArgumentParser) -> None:
+    """``connectn ladder show GAME``'s options."""
+    sub.add_argument("--file", type=Path, metavar="FILE", help="a ladder file (default: shipped)")
+
+
+def add_evaluate_options(
+    sub: argparse.ArgumentParser, count: IntType, workers: IntType, seed: IntType
+) -> None:
+    """``connectn evaluate GAME CANDIDATE``'s options."""
+    sub.add_argument(
+        "candidate",
+        metavar="CANDIDATE",
+        help="an agent spec, module:callable, or sb3:path=MODEL.zip (MaskablePPO or PPO)",
+    )
+    budget = sub.add_mutually_exclusive_group()
+    budget.add_argument(
+        "--games",
+        type=count,
+        metavar="N",
+        help=f"games in all (default {DEFAULT_GAMES})",
+    )
+    budget.add_argument(
+        "--minutes", type=_minutes, metavar="M", help="stop starting games after M minutes"
+    )
+    _run_options(sub, workers, seed)
+    sub.add_argument("--json", type=Path, metavar="FILE", help="write the result as JSON")
+    sub.add_argument(
+        "--results", type=Path, metavar="FILE", help="the games, JSON lines; a rerun resumes"
+    )
+    sub.add_argument("--ladder", type=Path, metavar="FILE", help="a ladder file (default: shipped)")
+    sub.add_argument("--vs", metavar="B", help="A/B mode: play CANDIDATE against B (an SPRT)")
+    sub.add_argument(
+        "--sprt", type=_bounds, metavar="ELO0,ELO1", help="the SPRT's Elo bounds (with --vs)"
+    )
+    sub.add_argument(
+        "--alpha", type=_probability, default=0.05, metavar="P", help="false H1 rate (0.05)"
+    )
+    sub.add_argument(
+        "--beta", type=_probability, default=0.05, metavar="P", help="false H0 rate (0.05)"
+    )
+    sub.add_argument(
+        "--max-games",
+        type=count,
+        default=DEFAULT_MAX_GAMES,
+        metavar="N",
+        help="SPRT: then inconclusive",
+    )
+
+
+def _run_options(sub: argparse.ArgumentParser, workers: IntType, seed: IntType) -> None:
+    sub.add_argument(
+        "--workers", type=workers, metavar="K", help=f"processes, 1 to {MAX_WORKERS} (all cores)"
+    )
+    sub.add_argument("--ray", metavar="ADDRESS", help="play the games as Ray tasks there")
+    sub.add_argument("--seed", type=seed, default=0, metavar="N", help="base seed of the games (0)")
+    sub.add_argument("--no-progress", action="store_true", help="no progress display on stderr")
+
+
+def _minutes(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected minutes > 0, got {text[:40]!r}")
+    return value
+
+
+def _probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < 0.5:
+        raise argparse.ArgumentTypeError(f"expected a probability in (0, 0.5), got {text[:40]!r}")
+    return value
+
+
+def _bounds(text: str) -> tuple[float, float]:
+    try:
+        low, high = (float(part) for part in text.split(","))
+    except ValueError:
+        low = high = math.nan
+    if not (math.isfinite(low) and math.isfinite(high) and low < high):
+        raise argparse.ArgumentTypeError(
+            f"expected ELO0,ELO1 with ELO0 < ELO1 (such as 0,50), got {text[:40]!r}"
+        )
+    return low, high
+
+
+def run_ladder_command(args: argparse.Namespace) -> int:
+    """``connectn ladder build`` and ``connectn ladder show``."""
+    key = ladder_key(args.game_config)
+    if args.ladder_command == "show":
+        ladder = shipped_ladder(key) if args.file is None else load_ladder(args.file, key)
+        print(ladder.table())
+        return 0
+    out = args.out or Path(f"{key}.ladder.json")
+    results = args.results or out.with_name(out.name.removesuffix(".json") + ".games.jsonl")
+    check_output_file(out, "--out", "a ladder file")
+    check_separate_files(("--out", out), ("--results", results))
+    hold = load_ladder(out, key) if args.hold else None
+    with exit_on_termination():
+        ladder = build_ladder(
+            key,
+            games_per_pair=args.games_per_pair,
+            hold=hold,
+            workers=args.workers,
+            ray=args.ray,
+            seed=args.seed,
+            results=results,
+            out=out,
+            progress=not args.no_progress,
+            command=_command_line(),
+        )
+    print(ladder.table())
+    print(f"\nwritten: {out} (games in {results})")
+    return 0
+
+
+def run_evaluate_command(args: argparse.Namespace) -> int:
+    """``connectn evaluate``: a rating on the ladder, or the A/B test with ``--vs``."""
+    if (args.vs is None) != (args.sprt is None):
+        raise ValueError("--vs B and --sprt ELO0,ELO1 go together (A/B mode)")
+    if args.json is not None:
+        check_output_file(args.json, "--json", "a file for the result")
+        check_separate_files(("--results", args.results), ("--json", args.json))
+    with exit_on_termination():
+        if args.vs is not None:
+            if args.games is not None or args.minutes is not None:
+                raise ValueError("--games and --minutes do not apply to the A/B mode: --max-games")
+            result = sprt(
+                args.candidate,
+                args.vs,
+                game=args.game_config,
+                elo0=args.sprt[0],
+                elo1=args.sprt[1],
+                alpha=args.alpha,
+                beta=args.beta,
+                max_games=args.max_games,
+                workers=args.workers,
+                ray=args.ray,
+                results=args.results,
+                seed=args.seed,
+                report=None if args.no_progress else _Reporter(),
+            )
+            print(f"SPRT {result.a} vs {result.b}, H0: {result.elo0:g} Elo, H1: {result.elo1:g}")
+            print(result.line())
+            print(result.verdict)
+        else:
+            result = evaluate(
+                args.candidate,
+                game=args.game_config,
+                games=args.games,
+                minutes=args.minutes,
+                workers=args.workers,
+                ray=args.ray,
+                results=args.results,
+                ladder=args.ladder,
+                seed=args.seed,
+                progress=not args.no_progress,
+            )
+            print(result.table())
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomically(args.json, json.dumps(result.to_json(), indent=2) + "\n")
+    return 0
+
+
+class _Reporter:
+    """The SPRT's line on stderr, at most every 10 games and at the decision."""
+
+    def __init__(self) -> None:
+        self.shown = 0
+        self.decided = False
+
+    def __call__(self, state: SPRTResult) -> None:
+        decided = state.decision is not None
+        if (decided and not self.decided) or (not decided and state.games - self.shown >= 10):
+            self.shown, self.decided = state.games, decided
+            print(state.line(), file=sys.stderr, flush=True)
+
+
+def _command_line() -> str:
+    return shlex.join(["connectn", *sys.argv[1:]])

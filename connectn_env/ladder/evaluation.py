@@ -1,0 +1,351 @@
+"""``evaluate``: a candidate's Elo on a game's ladder, with its 95% interval.
+
+The candidate plays the rungs two games at a time (one with each colour), each pair against
+the rung whose rating is nearest its current estimate (where its expected score is nearest
+50%, so each game tells the most), starting at the middle rung. Its rating is fitted with
+the rung ratings held fixed (:mod:`connectn_env.ladder.fit`). Games run in the arena's worker
+processes (or on Ray, or here for an agent object or a callable); with a results
+file, a run killed midway resumes without losing or repeating a game.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from connectn_env.arena.plan import GameTask, pairing_task
+from connectn_env.arena.progress import Progress
+from connectn_env.elo import PairingStats, expected_score
+from connectn_env.games.validation import require_int, require_number
+from connectn_env.ladder.candidates import Candidate, check_candidate, make_candidate
+from connectn_env.ladder.fit import fit_ratings
+from connectn_env.ladder.games import LADDER_GAMES, ladder_key
+from connectn_env.ladder.ladderfile import Ladder, load_ladder, shipped_ladder
+from connectn_env.ladder.matches import open_results, play_tasks
+from connectn_env.specs import parse_agent_spec
+
+__all__ = ["DEFAULT_GAMES", "Evaluation", "RungScore", "choose_rung", "evaluate"]
+
+DEFAULT_GAMES = 200
+MAX_GAMES = 10**7
+
+
+@dataclass(frozen=True)
+class RungScore:
+    """The candidate's games against one rung (counts from the candidate's side)."""
+
+    label: str
+    spec: str
+    rating: float
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    errors: int = 0  # games the candidate lost by an error (an illegal move...)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """Points per game (nan before any game)."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else math.nan
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """What :func:`evaluate` found.
+
+    Attributes:
+        game: The ladder's key.
+        candidate: The candidate's label.
+        rating: Its Elo on the ladder (``random`` = 0).
+        ci95: The 95% interval of the rating (the rungs' ratings taken as known).
+        rungs: Its games against each rung, weakest rung first.
+        played: Games played by this run (the rest came from the results file).
+        provisional: Whether the ladder is provisional.
+    """
+
+    game: str
+    candidate: str
+    rating: float
+    ci95: tuple[float, float]
+    rungs: tuple[RungScore, ...]
+    played: int
+    provisional: bool
+
+    @property
+    def games(self) -> int:
+        return sum(r.games for r in self.rungs)
+
+    @property
+    def errors(self) -> int:
+        """Games the candidate lost by an error (an illegal move, an exception)."""
+        return sum(r.errors for r in self.rungs)
+
+    def table(self) -> str:
+        """The result as ``connectn evaluate`` prints it."""
+        low, high = self.ci95
+        note = " (the ladder is provisional)" if self.provisional else ""
+        lines = [
+            f"{self.candidate} on the {self.game} ladder{note}:",
+            f"Elo {self.rating:+.0f}, 95% CI [{low:+.0f}, {high:+.0f}], {self.games} games",
+            "",
+        ]
+        width = max(len("rung"), *(len(r.label) for r in self.rungs))
+        lines.append(f"{'rung':<{width}}    Elo  games    W    D    L  score  errors")
+        for r in self.rungs:
+            if r.games:
+                lines.append(
+                    f"{r.label:<{width}}  {r.rating:+5.0f}  {r.games:5d} {r.wins:4d} {r.draws:4d} "
+                    f"{r.losses:4d}  {r.score:.3f}  {r.errors:6d}"
+                )
+        if self.errors:
+            lines.append(
+                f"{self.errors} games lost by an error of the candidate (illegal moves...)"
+            )
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON data (what ``--json`` writes)."""
+        return {
+            "game": self.game,
+            "candidate": self.candidate,
+            "elo": self.rating,
+            "elo_ci95": list(self.ci95),
+            "games": self.games,
+            "errors": self.errors,
+            "provisional": self.provisional,
+            "rungs": [
+                {
+                    "label": r.label,
+                    "spec": r.spec,
+                    "elo": r.rating,
+                    "games": r.games,
+                    "wins": r.wins,
+                    "draws": r.draws,
+                    "losses": r.losses,
+                    "score": None if math.isnan(r.score) else r.score,
+                    "errors": r.errors,
+                }
+                for r in self.rungs
+            ],
+        }
+
+
+def choose_rung(ratings: dict[str, float], estimate: float | None, games: dict[str, int]) -> str:
+    """The rung to play next: the middle one (by rating) before any game, then the one whose
+    expected score against ``estimate`` is nearest 50% (fewer games first among equals)."""
+    order = sorted(ratings, key=ratings.get)
+    if estimate is None:
+        return order[(len(order) - 1) // 2]
+    return min(
+        order,
+        key=lambda label: (abs(expected_score(estimate, ratings[label]) - 0.5), games[label]),
+    )
+
+
+def evaluate(
+    candidate: Any,
+    *,
+    game: Any = None,
+    games: int | None = None,
+    minutes: float | None = None,
+    workers: int | None = None,
+    ray: str | None = None,
+    results: str | Path | None = None,
+    ladder: Ladder | str | Path | None = None,
+    seed: int = 0,
+    name: str | None = None,
+    progress: bool = False,
+) -> Evaluation:
+    """Rate ``candidate`` on ``game``'s ladder (see the module docstring).
+
+    Call it under ``if __name__ == "__main__":`` in a script (worker processes are spawned).
+
+    Args:
+        candidate: An agent spec (``"mcts:simulations=400"``, ``"sb3:path=model.zip"``...),
+            an ``AgentSpec``, an agent object with ``act(env)``, or a callable
+            ``policy(observation, action_mask) -> action``. An illegal action or an
+            exception loses that game (counted in ``errors``); the run goes on.
+        game: The game: a ladder key (``"connect_n_6x6"``), a game name, a ``GameConfig``
+            (needed unless ``ladder`` is given).
+        games: Games to play in all (resumed ones included; default 200 unless ``minutes``).
+        minutes: Stop starting games after this many minutes (games under way finish).
+        workers: Worker processes (default: all cores); an agent object or a callable
+            plays here, one game after another.
+        ray: A Ray address: play the games as Ray tasks.
+        results: The arena's JSON-lines results file: a rerun resumes from it.
+        ladder: A ladder (or its file) instead of the one shipped for the game.
+        seed: Base seed of the games.
+        name: The candidate's label (default: its spec, or its class or function name).
+        progress: Show progress on stderr.
+
+    Raises:
+        ValueError: an unknown game or candidate, a game without a ladder, a candidate that
+            cannot be built or play the game, a bad argument (named, with what is allowed);
+            nothing is written then.
+        TypeError: a candidate that is neither a spec, an agent nor a callable.
+        ArenaError: a results file of another evaluation (a ValueError too).
+    """
+    ladder = _ladder(ladder, game)
+    cap, deadline = _budget(games, minutes)
+    seed = require_int("seed", seed, 0)
+    entry = make_candidate(candidate, name)
+    label = entry.label if entry.label not in ladder.labels else f"{entry.label} (candidate)"
+    check_candidate(entry, ladder.game)
+    local = entry.local
+    if workers is None:
+        workers = 1 if local else os.cpu_count() or 1
+    store = open_results(results, ladder.game, seed, [label, *ladder.labels])
+    counts = {rung.label: [0, 0, 0, 0] for rung in ladder.rungs}  # W, D, L, errors
+    finished: set[tuple[str, str, int]] = set()
+    for result in store.stream() if store else ():
+        if result.pairing[0] == label and result.pairing[1] in counts:
+            _count(counts, result, label)
+            finished.add(result.key)
+    state = _Schedule(ladder, label, counts, finished)
+    tasks = state.tasks(entry, seed, cap, deadline)
+    display = _Display(cap - len(finished), deadline, enabled=progress)
+    played = 0
+    for result in play_tasks(tasks, workers=workers, ray=ray, local=local):
+        if store is not None:
+            store.add(result)
+        _count(counts, result, label)
+        played += 1
+        display.advance(state.estimate())
+    display.close()
+    return _evaluation(ladder, label, counts, played)
+
+
+def _ladder(ladder: Ladder | str | Path | None, game: Any) -> Ladder:
+    """The ladder to rate on: ``ladder`` (checked to be ``game``'s when both are given) or
+    the one shipped for ``game``."""
+    if ladder is None:
+        if game is None:
+            raise ValueError(f"evaluate needs game= (one of {', '.join(LADDER_GAMES)}) or ladder=")
+        return shipped_ladder(game)
+    if not isinstance(ladder, Ladder):
+        return load_ladder(ladder, game)
+    if game is not None and ladder_key(game) != ladder.key:
+        raise ValueError(f"the ladder given is of {ladder.key}, not of {ladder_key(game)}")
+    return ladder
+
+
+def _budget(games: int | None, minutes: float | None) -> tuple[int, float | None]:
+    """Games to reach and the monotonic time to stop starting games at."""
+    if games is None:
+        games = MAX_GAMES if minutes is not None else DEFAULT_GAMES
+    games = require_int("games", games, 1, MAX_GAMES)
+    if minutes is None:
+        return games, None
+    minutes = require_number("minutes", minutes, 0.0, strict_low=True)
+    return games, time.monotonic() + 60 * minutes
+
+
+def _count(counts: dict[str, list[int]], result: Any, label: str) -> None:
+    row = counts[result.pairing[1]]
+    row[2 - round(2 * result.score_of(label))] += 1
+    if result.error is not None and result.error["agent"] == label:
+        row[3] += 1
+
+
+def _pairings(label: str, counts: dict[str, list[int]]) -> list[PairingStats]:
+    return [PairingStats(label, rung, *row, 0) for rung, row in counts.items()]
+
+
+def _evaluation(
+    ladder: Ladder, label: str, counts: dict[str, list[int]], played: int
+) -> Evaluation:
+    fit = fit_ratings([label, *ladder.labels], _pairings(label, counts), ladder.ratings)
+    return Evaluation(
+        game=ladder.key,
+        candidate=label,
+        rating=fit.ratings[label],
+        ci95=fit.intervals[label],
+        rungs=tuple(
+            RungScore(rung.label, rung.spec, rung.rating, *counts[rung.label])
+            for rung in ladder.by_rating()
+        ),
+        played=played,
+        provisional=ladder.provisional,
+    )
+
+
+class _Schedule:
+    """The adaptive plan: which rung the next two games are against."""
+
+    def __init__(
+        self,
+        ladder: Ladder,
+        label: str,
+        counts: dict[str, list[int]],
+        finished: set[tuple[str, str, int]],
+    ) -> None:
+        self.ladder = ladder
+        self.label = label
+        self.counts = counts
+        self.finished = finished
+        self.specs = {rung.label: parse_agent_spec(rung.spec) for rung in ladder.rungs}
+
+    def estimate(self) -> float | None:
+        """The candidate's rating from the games so far (None before any)."""
+        if not any(sum(row[:3]) for row in self.counts.values()):
+            return None
+        pairings = _pairings(self.label, self.counts)
+        return fit_ratings(
+            [self.label, *self.ladder.labels], pairings, self.ladder.ratings
+        ).ratings[self.label]
+
+    def tasks(
+        self, entry: Candidate, seed: int, cap: int, deadline: float | None
+    ) -> Iterator[GameTask]:
+        """Games until ``cap`` games are done or started, or ``deadline`` passes."""
+        games = {rung: sum(row[:3]) for rung, row in self.counts.items()}  # resumed, issued
+        total = len(self.finished)
+        next_index = dict.fromkeys(self.counts, 0)
+        while total < cap and (deadline is None or time.monotonic() < deadline):
+            rung = choose_rung(self.ladder.ratings, self.estimate(), games)
+            for _ in range(2):  # one game with each colour
+                while (self.label, rung, next_index[rung]) in self.finished:
+                    next_index[rung] += 1
+                if total >= cap:
+                    return
+                pairing = (self.label, rung)
+                specs = (entry.spec, self.specs[rung])
+                yield pairing_task(self.ladder.game, pairing, specs, next_index[rung], seed)
+                next_index[rung] += 1
+                games[rung] += 1
+                total += 1
+
+
+class _Display:
+    """A progress bar for a number of games, or a line redrawn for a time budget."""
+
+    def __init__(self, total: int, deadline: float | None, *, enabled: bool) -> None:
+        self.deadline = deadline
+        self.enabled = enabled
+        self.bar = Progress(total, enabled=enabled and deadline is None)
+        self.done = 0
+        self.last = 0.0
+
+    def advance(self, estimate: float | None) -> None:
+        self.bar.advance()
+        self.done += 1
+        now = time.monotonic()
+        if self.enabled and self.deadline is not None and now - self.last >= 1.0:
+            self.last = now
+            left = max(0.0, self.deadline - now) / 60
+            guess = "" if estimate is None else f", Elo about {estimate:+.0f}"
+            sys.stderr.write(f"\r{self.done} games, {left:.1f} minutes left{guess}  ")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.deadline is not None:
+            sys.stderr.write("\n")

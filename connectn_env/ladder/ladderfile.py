@@ -1,0 +1,393 @@
+"""A ladder as data: its rungs with their ratings, the cross-table they come from, and how
+it was built; read with every field checked, written atomically.
+
+A file is JSON (``connectn_env/ladder/data/<key>.json`` ships one per game that has one)::
+
+    {"format": "connectn-ladder", "version": 1, "key": "connect_n_6x6",
+     "game": {"name": ..., "params": {...}},
+     "rungs": [{"label", "spec", "rating", "ci95": [low, high], "games"}, ...],
+     "pairings": [{"a", "b", "wins", "draws", "losses", "errors": {a: n, b: n}}, ...],
+     "fixed": [labels held at earlier ratings], "command", "date", "package_version",
+     "git_commit", "machine", "games_per_pair", "seed", "cpu_hours", "provisional"}
+
+``provisional`` is true when a rating's interval is wider than +-35 Elo (the target) or the
+builder asked for it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from connectn_env.atomic_write import write_text_atomically
+from connectn_env.elo import ELO_CI_METHOD, ELO_METHOD, PairingStats
+from connectn_env.games.config import GameConfig
+from connectn_env.ladder.fit import calibration
+from connectn_env.ladder.games import LADDER_GAMES, ladder_key
+from connectn_env.safe_files import read_regular_bytes
+from connectn_env.specs import parse_agent_spec
+
+__all__ = [
+    "DATA",
+    "FORMAT",
+    "TARGET_HALF_WIDTH",
+    "Ladder",
+    "LadderRung",
+    "load_ladder",
+    "save_ladder",
+    "shipped_ladder",
+    "shipped_path",
+]
+
+DATA = Path(__file__).resolve().parent / "data"
+FORMAT = "connectn-ladder"
+VERSION = 1
+TARGET_HALF_WIDTH = 35.0  # Elo: a rating's 95% interval at most +-35
+_MAX_BYTES = 1 << 22
+
+
+@dataclass(frozen=True)
+class LadderRung:
+    """A rung with its rating.
+
+    Attributes:
+        label: Its short name (``"uct-100"``).
+        spec: Its agent spec (``"mcts:simulations=100,preset=uct"``).
+        rating: Elo, ``random`` = 0.
+        ci95: The 95% interval of the rating (a rung held at an earlier rating: itself).
+        games: Games it played in the cross-table.
+    """
+
+    label: str
+    spec: str
+    rating: float
+    ci95: tuple[float, float]
+    games: int
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """A game's ladder (see the module docstring for the fields)."""
+
+    key: str
+    rungs: tuple[LadderRung, ...]
+    pairings: tuple[PairingStats, ...]
+    games_per_pair: int
+    seed: int = 0
+    fixed: tuple[str, ...] = ()
+    command: str = ""
+    cpu_hours: float = 0.0
+    provisional: bool = True
+    date: str = ""
+    package_version: str = ""
+    git_commit: str | None = None
+    machine: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def game(self) -> GameConfig:
+        return LADDER_GAMES[self.key]
+
+    @property
+    def ratings(self) -> dict[str, float]:
+        """Each rung's rating by label."""
+        return {rung.label: rung.rating for rung in self.rungs}
+
+    def rung(self, label: str) -> LadderRung:
+        """The rung labelled ``label``.
+
+        Raises:
+            ValueError: no such rung (the message lists them).
+        """
+        for rung in self.rungs:
+            if rung.label == label:
+                return rung
+        raise ValueError(f"{self.key} has no rung {label!r}; its rungs: {self.labels}")
+
+    @property
+    def labels(self) -> list[str]:
+        return [rung.label for rung in self.rungs]
+
+    def by_rating(self) -> list[LadderRung]:
+        """The rungs, weakest first by their fitted ratings."""
+        return sorted(self.rungs, key=lambda rung: rung.rating)
+
+    def table(self) -> str:
+        """The ladder as ``connectn ladder show`` prints it: the ratings, the cross-table
+        with the calibration check, and how it was built."""
+        state = "PROVISIONAL" if self.provisional else "final"
+        lines = [f"{self.key} ({self.game}): ladder, {state}", ""]
+        width = max(len("rung"), *(len(r.label) for r in self.rungs))
+        spec_width = max(len("spec"), *(len(r.spec) for r in self.rungs))
+        ci_width = max(len("95% CI"), *(len(_ci(r)) for r in self.rungs))
+        lines.append(
+            f"level  {'rung':<{width}}  {'spec':<{spec_width}}    Elo  "
+            f"{'95% CI':<{ci_width}}  games"
+        )
+        for level, r in enumerate(self.by_rating(), start=1):
+            held = " (held)" if r.label in self.fixed else ""
+            lines.append(
+                f"{level:5d}  {r.label:<{width}}  {r.spec:<{spec_width}}  {r.rating:+5.0f}  "
+                f"{_ci(r):<{ci_width}}  {r.games:5d}{held}"
+            )
+        rows = calibration(self.pairings, self.ratings)
+        if rows:
+            pair_width = max(len(f"{row.a} vs {row.b}") for row in rows)
+            lines += ["", f"{'pairing':<{pair_width}}  games  score  95% CI          predicted"]
+            for row in rows:
+                mark = "" if row.consistent else "  <- outside"
+                lines.append(
+                    f"{row.a + ' vs ' + row.b:<{pair_width}}  {row.games:5d}  {row.observed:.3f}  "
+                    f"[{row.interval[0]:.3f}, {row.interval[1]:.3f}]  {row.predicted:.3f}{mark}"
+                )
+            inside = sum(row.consistent for row in rows)
+            lines.append(
+                f"calibration: the predicted score is inside the observed score's 95% interval "
+                f"in {inside} of {len(rows)} pairings"
+            )
+        lines += [
+            "",
+            f"Elo: {ELO_METHOD}; random = 0. 95% CI: {ELO_CI_METHOD}.",
+            f"built by: {self.command or '?'}",
+            f"{self.games_per_pair} games per pair, seed {self.seed}, {self.cpu_hours:.3f} "
+            f"CPU-hours, {self.date or '?'}, connectn-env {self.package_version or '?'}, "
+            f"commit {self.git_commit or '?'}",
+        ]
+        if self.machine:
+            lines.append("machine: " + ", ".join(f"{k} {v}" for k, v in self.machine.items()))
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ladder as JSON data (what :func:`save_ladder` writes)."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "key": self.key,
+            "game": {"name": self.game.name, "params": self.game.params},
+            "rungs": [
+                {
+                    "label": r.label,
+                    "spec": r.spec,
+                    "rating": r.rating,
+                    "ci95": list(r.ci95),
+                    "games": r.games,
+                }
+                for r in self.rungs
+            ],
+            "pairings": [
+                {
+                    "a": p.a,
+                    "b": p.b,
+                    "wins": p.wins,
+                    "draws": p.draws,
+                    "losses": p.losses,
+                    "errors": {p.a: p.errors_a, p.b: p.errors_b},
+                }
+                for p in self.pairings
+            ],
+            "fixed": list(self.fixed),
+            "command": self.command,
+            "date": self.date,
+            "package_version": self.package_version,
+            "git_commit": self.git_commit,
+            "machine": self.machine,
+            "games_per_pair": self.games_per_pair,
+            "seed": self.seed,
+            "cpu_hours": self.cpu_hours,
+            "provisional": self.provisional,
+            "methods": {"elo": ELO_METHOD, "elo_ci95": ELO_CI_METHOD},
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, source: str, key: str | None = None) -> Ladder:
+        """A ladder from JSON data, every field checked.
+
+        Args:
+            data: The parsed file.
+            source: What to call it in messages (the file's path).
+            key: The game it must be the ladder of, or None for any.
+
+        Raises:
+            ValueError: a missing or bad field, or the ladder of another game (the message
+                names ``source`` and what is wrong).
+        """
+        return _parse(data, source, key)
+
+
+def _ci(rung: LadderRung) -> str:
+    return f"[{rung.ci95[0]:+.0f}, {rung.ci95[1]:+.0f}]"
+
+
+def shipped_path(game: Any) -> Path:
+    """Where the ladder of ``game`` ships (it may not exist yet)."""
+    return DATA / f"{ladder_key(game)}.json"
+
+
+def shipped_ladder(game: Any) -> Ladder:
+    """The ladder shipped for ``game``.
+
+    Raises:
+        ValueError: the game has no ladder, none is built yet, or its file is damaged.
+    """
+    key = ladder_key(game)
+    path = shipped_path(key)
+    if not path.exists():
+        built = sorted(p.stem for p in DATA.glob("*.json")) or ["none"]
+        raise ValueError(
+            f"no ladder is built for {key} yet (built: {', '.join(built)}); build one with "
+            f"connectn ladder build and evaluate against its file (--ladder FILE)"
+        )
+    return load_ladder(path, key)
+
+
+def load_ladder(path: str | Path, game: Any = None) -> Ladder:
+    """Read and check a ladder file.
+
+    Args:
+        path: The file.
+        game: The game it must be the ladder of (a ladder key, a game name, a
+            ``GameConfig``...), or None for any.
+
+    Raises:
+        ValueError: the file is not a readable ladder, or is another game's (named).
+    """
+    key = None if game is None else ladder_key(game)
+    path = Path(path)
+    try:
+        raw = read_regular_bytes(path, max_bytes=_MAX_BYTES, what="a ladder file")
+        data = json.loads(raw.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, RecursionError) as error:
+        raise ValueError(f"{path}: not a readable ladder file: {error}") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not a ladder file: invalid JSON ({error.msg})") from None
+    return _parse(data, str(path), key)
+
+
+def save_ladder(ladder: Ladder, path: str | Path) -> Path:
+    """Write ``ladder`` to ``path`` atomically (a reader sees the old file or the new one)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return write_text_atomically(path, json.dumps(ladder.to_json(), indent=1) + "\n")
+
+
+def _parse(data: Any, source: str, key: str | None) -> Ladder:
+    def fail(message: str) -> ValueError:
+        return ValueError(f"{source}: {message}")
+
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise fail(f'not a ladder file (no "format": "{FORMAT}")')
+    if data.get("version") != VERSION:
+        raise fail(f"ladder format version {data.get('version')!r}; this reads {VERSION}")
+    own_key = data.get("key")
+    if own_key not in LADDER_GAMES:
+        raise fail(f"unknown ladder key {own_key!r}; known: {', '.join(LADDER_GAMES)}")
+    game = data.get("game")
+    expected = LADDER_GAMES[own_key]
+    if game != {"name": expected.name, "params": expected.params}:
+        raise fail(f"its game {game!r} is not {own_key}'s ({expected})")
+    if key is not None and own_key != key:
+        raise fail(f"the ladder of {own_key}, not of {key}")
+    rungs = _rungs(data.get("rungs"), fail)
+    labels = [r.label for r in rungs]
+    pairings = _pairings(data.get("pairings"), labels, fail)
+    fixed = data.get("fixed", [])
+    if not isinstance(fixed, list) or not all(label in labels for label in fixed):
+        raise fail(f"'fixed' must list rung labels, got {fixed!r}")
+    text = {name: data.get(name, "") for name in ("command", "date", "package_version")}
+    if not all(isinstance(value, str) for value in text.values()):
+        raise fail(f"command, date and package_version must be strings, got {text!r}")
+    commit = data.get("git_commit")
+    machine = data.get("machine", {})
+    if (commit is not None and not isinstance(commit, str)) or not isinstance(machine, dict):
+        raise fail("git_commit must be a string or null and machine an object")
+    games = data.get("games_per_pair")
+    seed = data.get("seed", 0)
+    hours = data.get("cpu_hours", 0.0)
+    provisional = data.get("provisional")
+    if type(games) is not int or games < 1 or type(seed) is not int or seed < 0:
+        raise fail(f"games_per_pair must be an integer >= 1 and seed >= 0, got {games!r}, {seed!r}")
+    if not _number(hours) or hours < 0 or not isinstance(provisional, bool):
+        raise fail(
+            f"cpu_hours must be a number >= 0 and provisional a bool, got {hours!r}, "
+            f"{provisional!r}"
+        )
+    return Ladder(
+        key=own_key,
+        rungs=tuple(rungs),
+        pairings=tuple(pairings),
+        games_per_pair=games,
+        seed=seed,
+        fixed=tuple(fixed),
+        provisional=provisional,
+        cpu_hours=float(hours),
+        git_commit=commit,
+        machine=machine,
+        **text,
+    )
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _rungs(value: Any, fail: Any) -> list[LadderRung]:
+    if not isinstance(value, list) or not value:
+        raise fail("'rungs' must be a non-empty list")
+    rungs = []
+    for number, item in enumerate(value, start=1):
+        if not isinstance(item, dict) or set(item) != {"label", "spec", "rating", "ci95", "games"}:
+            raise fail(f"rung {number} must have label, spec, rating, ci95 and games, got {item!r}")
+        label, spec, rating, ci95, games = (
+            item[k] for k in ("label", "spec", "rating", "ci95", "games")
+        )
+        if not isinstance(label, str) or not label or any(r.label == label for r in rungs):
+            raise fail(f"rung {number}: label {label!r} must be a new non-empty string")
+        try:
+            parse_agent_spec(spec, allow_human=False)
+        except (TypeError, ValueError) as error:
+            raise fail(f"rung {label!r}: bad spec: {error}") from None
+        if not (
+            _number(rating)
+            and isinstance(ci95, list)
+            and len(ci95) == 2
+            and all(_number(v) for v in ci95)
+            and ci95[0] <= rating <= ci95[1]
+        ):
+            raise fail(
+                f"rung {label!r}: rating {rating!r} must be a number inside its ci95 {ci95!r}"
+            )
+        if type(games) is not int or games < 0:
+            raise fail(f"rung {label!r}: games must be an integer >= 0, got {games!r}")
+        rungs.append(
+            LadderRung(label, spec, float(rating), (float(ci95[0]), float(ci95[1])), games)
+        )
+    anchor = next((r for r in rungs if r.spec == "random"), None)
+    if anchor is None or anchor.rating != 0:
+        raise fail("the rung with spec 'random' must be there, rated 0")
+    return rungs
+
+
+def _pairings(value: Any, labels: list[str], fail: Any) -> list[PairingStats]:
+    if not isinstance(value, list):
+        raise fail("'pairings' must be a list")
+    pairings = []
+    for number, item in enumerate(value, start=1):
+        try:
+            a, b = item["a"], item["b"]
+            counts = [item[k] for k in ("wins", "draws", "losses")]
+            errors = item["errors"]
+            if a not in labels or b not in labels or a == b:
+                raise ValueError(f"a and b must be two rungs, got {a!r} and {b!r}")
+            if not all(type(c) is int and c >= 0 for c in counts):
+                raise ValueError(f"wins, draws and losses must be integers >= 0, got {counts}")
+            if not isinstance(errors, dict) or set(errors) != {a, b}:
+                raise ValueError(f"errors must count each side's, got {errors!r}")
+            errors_a, errors_b = errors[a], errors[b]
+            if not all(type(e) is int and e >= 0 for e in (errors_a, errors_b)):
+                raise ValueError(f"error counts must be integers >= 0, got {errors!r}")
+        except (TypeError, KeyError, ValueError) as error:
+            raise fail(f"pairing {number}: {error}") from None
+        pairings.append(PairingStats(a, b, *counts, errors_a, errors_b))
+    return pairings

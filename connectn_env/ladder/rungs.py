@@ -1,0 +1,85 @@
+"""The reference agents of each ladder ("rungs"), weakest first by expected strength.
+
+Every rung is budgeted by simulations or search depth, never by time, so that a rating
+means the same on any machine. Each game gets: ``random`` (the anchor, rated 0); plain UCT
+(``preset=uct``) at 10, 100, 1,000 and 10,000 simulations; ``MCTSAgent()``'s defaults at
+1,000 and 10,000; alpha-beta at three depths chosen for the game's branching factor; and the
+pretrained AlphaZero network with 200 simulations wherever
+``agents/alphazero/networks/manifest.json`` lists one for the game (adding a network there
+adds the rung: no code changes).
+
+A perfect Connect Four player is not a rung yet: the project's solver does not answer
+within a second from the empty board, which needs an opening book (separate work).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from connectn_env.games.config import GameConfig
+from connectn_env.ladder.games import LADDER_GAMES, ladder_key
+
+__all__ = ["ALPHA_BETA_DEPTHS", "Rung", "ladder_rungs"]
+
+ALPHA_BETA_DEPTHS: dict[str, tuple[int, int, int]] = {
+    "connect_four": (2, 4, 6),
+    "gomoku_15x15": (1, 2, 3),
+    "hex_11x11": (1, 2, 3),
+    "othello_8x8": (2, 4, 6),
+    "hex_7x7": (2, 3, 4),
+    "connect_n_6x6": (2, 4, 6),
+}
+AZ_SIMULATIONS = 200
+
+
+@dataclass(frozen=True)
+class Rung:
+    """A reference agent: a short label and its agent spec."""
+
+    label: str
+    spec: str
+
+
+def _uct(simulations: int) -> Rung:
+    return Rung(f"uct-{_count(simulations)}", f"mcts:simulations={simulations},preset=uct")
+
+
+def _default(simulations: int) -> Rung:
+    return Rung(f"mcts-{_count(simulations)}", f"mcts:simulations={simulations}")
+
+
+def _count(number: int) -> str:
+    return f"{number // 1000}k" if number >= 1000 else str(number)
+
+
+def ladder_rungs(game: object) -> list[Rung]:
+    """The rungs of ``game``'s ladder (see :func:`~connectn_env.ladder.games.ladder_key`),
+    weakest first by expected strength (the fitted ratings may order them otherwise).
+
+    Raises:
+        ValueError: the game has no ladder.
+    """
+    key = ladder_key(game)
+    shallow, middle, deep = (Rung(f"ab-{d}", f"ab:depth={d}") for d in ALPHA_BETA_DEPTHS[key])
+    rungs = [
+        Rung("random", "random"),
+        _uct(10),
+        _uct(100),
+        shallow,
+        _uct(1000),
+        _default(1000),
+        middle,
+    ]
+    if _has_pretrained_network(LADDER_GAMES[key]):
+        rungs.append(Rung(f"az-{AZ_SIMULATIONS}", f"az:pretrained,simulations={AZ_SIMULATIONS}"))
+    return [*rungs, _uct(10_000), deep, _default(10_000)]
+
+
+def _has_pretrained_network(game: GameConfig) -> bool:
+    """Whether the manifest of the shipped networks lists one for ``game`` (False without
+    torch)."""
+    try:
+        from agents.alphazero.pretrained import pretrained_networks
+    except ImportError:
+        return False
+    return game in pretrained_networks()

@@ -1,0 +1,110 @@
+"""Stable-Baselines3 models as candidates: ``sb3:path=model.zip`` (MaskablePPO or PPO,
+trained on this suite's single-agent envs; ``pip install ".[rl]"``).
+
+The model is loaded lazily, on the first move, once per process and file version. Its
+observation must be the suite's int8 ``(rows, cols, 2)`` planes [own, opponent] and its
+action space ``Discrete(num_actions)``; a model of another shape is refused by name. A
+MaskablePPO model is given the legal-action mask; a PPO model is not, and an illegal action
+loses the game.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any
+
+import numpy as np
+
+from agents import PolicyAgent
+from connectn_env.games import BoardGame
+
+__all__ = ["SB3_PREFIX", "SB3Agent", "sb3_agent"]
+
+SB3_PREFIX = "sb3:"
+
+
+class SB3Agent:
+    """An SB3 model file playing through :class:`agents.PolicyAgent`.
+
+    Args:
+        path: The ``.zip`` file ``model.save`` wrote.
+    """
+
+    def __init__(self, path: str) -> None:
+        if not isinstance(path, str) or not path:
+            raise TypeError(f"path must be a model file name, got {path!r}")
+        self.path = path
+
+    @property
+    def model(self) -> Any:
+        """The loaded model (loaded on first use)."""
+        try:
+            stamp = os.stat(self.path).st_mtime_ns
+        except OSError as error:
+            raise ValueError(f"sb3 model {self.path!r} cannot be read: {error}") from None
+        return _load(self.path, stamp)
+
+    def check_game(self, game: BoardGame) -> None:
+        """Refuse a model whose observation or action shape is not ``game``'s.
+
+        Raises:
+            ValueError: the message names both shapes.
+        """
+        model = self.model
+        expected = (game.rows, game.cols, 2)
+        shape = tuple(model.observation_space.shape or ())
+        actions = getattr(model.action_space, "n", None)
+        if shape != expected or actions != game.num_actions:
+            raise ValueError(
+                f"sb3 model {self.path!r} has observations of shape {shape} and {actions} "
+                f"actions; {game.title} needs observations of shape {expected} and "
+                f"{game.num_actions} actions"
+            )
+
+    def act(self, env: Any) -> int:
+        """The model's deterministic action for ``env.agent_selection``.
+
+        Raises:
+            ValueError: a model of the wrong shape, or an illegal action (the game is lost).
+        """
+        self.check_game(env.game)
+        model = self.model
+        masked = type(model).__name__ == "MaskablePPO"
+
+        def policy(observation: np.ndarray, mask: np.ndarray) -> Any:
+            if masked:
+                return model.predict(
+                    observation, action_masks=mask.astype(bool), deterministic=True
+                )[0]
+            return model.predict(observation, deterministic=True)[0]
+
+        return PolicyAgent(policy).act(env)
+
+    def __repr__(self) -> str:
+        return f"SB3Agent({self.path!r})"
+
+
+def sb3_agent(path: str) -> SB3Agent:
+    """The factory of ``sb3:path=FILE`` specs."""
+    return SB3Agent(path)
+
+
+@functools.lru_cache(maxsize=4)
+def _load(path: str, stamp: int) -> Any:
+    """MaskablePPO's or PPO's model in ``path`` (``stamp``: the file's version)."""
+    try:
+        from sb3_contrib import MaskablePPO
+        from stable_baselines3 import PPO
+    except ImportError as error:
+        raise ValueError(
+            f"sb3 model {path!r} needs stable-baselines3 and sb3-contrib: pip install "
+            f'".[rl]" ({error})'
+        ) from None
+    failures = []
+    for kind in (MaskablePPO, PPO):
+        try:
+            return kind.load(path, device="cpu")
+        except Exception as error:  # a model of the other kind, or not a model at all
+            failures.append(f"{kind.__name__}: {type(error).__name__}: {error}")
+    raise ValueError(f"sb3 model {path!r} is neither MaskablePPO nor PPO: {'; '.join(failures)}")

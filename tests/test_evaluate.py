@@ -1,0 +1,152 @@
+"""``evaluate`` on a tiny ladder of cheap rungs built here (6 x 6 four in a row without
+gravity: games of a few moves): a rung's own agent gets its rating back, every kind of
+candidate plays, an illegal move loses the game and the run goes on, runs resume without
+losing or repeating games, bad input is refused before anything is written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import connectn_env
+from agents import RandomAgent
+from connectn_env.ladder import Ladder, Rung, build_ladder, evaluate
+
+GAME = "connect_n_6x6"
+RUNGS = [
+    Rung("random", "random"),
+    Rung("uct-10", "mcts:simulations=10,preset=uct"),
+    Rung("uct-100", "mcts:simulations=100,preset=uct"),
+]
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> Ladder:
+    folder = tmp_path_factory.mktemp("ladder")
+    return build_ladder(
+        GAME, games_per_pair=40, rungs=RUNGS, workers=1, results=folder / "games.jsonl"
+    )
+
+
+def _first_legal(observation: np.ndarray, mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def test_a_rungs_own_agent_is_rated_within_the_interval(tiny: Ladder) -> None:
+    result = evaluate(RUNGS[1].spec, ladder=tiny, games=60, workers=1)
+    assert result.games == 60 and result.played == 60
+    low, high = result.ci95
+    assert low <= tiny.rung("uct-10").rating <= high
+    assert high - low < 400
+    played = {r.label: r.games for r in result.rungs}
+    assert played["uct-10"] >= 20  # the games go where the score is nearest 50%
+    assert "Elo" in result.table() and json.dumps(result.to_json())
+
+
+def test_agent_objects_and_plain_policies_are_candidates(tiny: Ladder) -> None:
+    agent = evaluate(RandomAgent(seed=3), ladder=tiny, games=6)
+    assert agent.candidate == "RandomAgent" and agent.games == 6 and agent.errors == 0
+    policy = evaluate(_first_legal, ladder=tiny, games=6, name="first")
+    assert policy.candidate == "first" and policy.games == 6 and policy.errors == 0
+    assert connectn_env.evaluate is evaluate
+
+
+def test_an_illegal_action_loses_that_game_and_the_run_goes_on(tiny: Ladder) -> None:
+    result = evaluate(lambda observation, mask: 0, ladder=tiny, games=8)
+    assert result.games == 8 and 0 < result.errors <= 8
+    assert all(r.errors <= r.losses for r in result.rungs)  # each error is a game lost
+    assert "lost by an error" in result.table()
+
+
+def test_a_run_resumes_without_losing_or_repeating_games(tiny: Ladder, tmp_path: Path) -> None:
+    results = tmp_path / "eval.jsonl"
+    first = evaluate("random", ladder=tiny, games=10, workers=1, results=results)
+    assert first.played == 10
+    with results.open("ab") as stream:  # a kill in the middle of a line
+        stream.write(b'{"type": "game", "pairing": ["ran')
+    again = evaluate("random", ladder=tiny, games=16, workers=1, results=results)
+    assert again.played == 6 and again.games == 16
+    lines = [json.loads(line) for line in results.read_text().splitlines()[1:]]
+    keys = [(*line["pairing"], line["index"]) for line in lines]
+    assert len(keys) == len(set(keys)) == 16
+    assert evaluate("random", ladder=tiny, games=16, workers=1, results=results).played == 0
+
+
+def test_bad_candidates_and_games_are_refused_before_anything_is_written(
+    tiny: Ladder, tmp_path: Path
+) -> None:
+    results = tmp_path / "never.jsonl"
+    with pytest.raises(ValueError, match=r"candidate 'nonsense'.*valid specs"):
+        evaluate("nonsense", ladder=tiny, results=results)
+    with pytest.raises(ValueError, match=r"sb3:path=MODEL\.zip"):
+        evaluate("sb3:model.zip", ladder=tiny, results=results)
+    with pytest.raises(TypeError, match="candidate 3 of type int"):
+        evaluate(3, ladder=tiny, results=results)
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        evaluate("random", game="chess", results=results)
+    with pytest.raises(ValueError, match="no ladder is built for hex_7x7"):
+        evaluate("random", game="hex_7x7", results=results)
+    with pytest.raises(ValueError, match="games must be"):
+        evaluate("random", ladder=tiny, games=0, results=results)
+    with pytest.raises(ValueError, match="cannot play"):
+        evaluate("sb3:path=/nonexistent/model.zip", ladder=tiny, results=results)
+    assert not results.exists()
+
+
+def test_an_sb3_model_of_another_shape_is_refused_by_name(tiny: Ladder, tmp_path: Path) -> None:
+    pytest.importorskip("sb3_contrib")
+    import gymnasium as gym
+    from stable_baselines3 import PPO
+
+    model = PPO(
+        "MlpPolicy", gym.make("connectn_env/TicTacToe-v0"), n_steps=16, batch_size=16, seed=0
+    )
+    model.save(tmp_path / "ttt.zip")
+    with pytest.raises(ValueError, match=r"shape \(3, 3, 2\) and 9 actions.*\(6, 6, 2\) and 36"):
+        evaluate(f"sb3:path={tmp_path / 'ttt.zip'}", ladder=tiny, games=2)
+
+
+def test_a_ladder_build_resumes_and_a_new_rung_leaves_the_others_in_place(
+    tiny: Ladder, tmp_path: Path
+) -> None:
+    results = tmp_path / "games.jsonl"
+    built = build_ladder(GAME, games_per_pair=6, rungs=RUNGS, workers=1, results=results)
+    again = build_ladder(GAME, games_per_pair=6, rungs=RUNGS, workers=1, results=results)
+    assert again.ratings == built.ratings and again.pairings == built.pairings
+    longer = [*RUNGS, Rung("uct-30", "mcts:simulations=30,preset=uct")]
+    extended = build_ladder(GAME, games_per_pair=10, rungs=longer, hold=tiny, workers=1)
+    assert {label: extended.ratings[label] for label in tiny.labels} == tiny.ratings
+    assert extended.fixed == tuple(tiny.labels)
+    new = [p for p in extended.pairings if "uct-30" in (p.a, p.b)]
+    assert [(p.a, p.b, p.games) for p in new] == [
+        ("uct-10", "uct-30", 10),
+        ("uct-100", "uct-30", 10),
+    ]
+    low, high = extended.rung("uct-30").ci95
+    assert low < extended.ratings["uct-30"] < high
+
+
+@pytest.mark.slow  # about 11 s: a worker process imports torch
+def test_sb3_models_of_the_right_shape_play_and_masks_keep_maskable_ppo_legal(
+    tiny: Ladder, tmp_path: Path
+) -> None:
+    pytest.importorskip("sb3_contrib")
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3 import PPO
+
+    env = gym.make("connectn_env/ConnectN-v0", rows=6, cols=6, n=4, gravity=False)
+    MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=16, seed=0).save(tmp_path / "m.zip")
+    PPO("MlpPolicy", env, n_steps=16, batch_size=16, seed=0).save(tmp_path / "p.zip")
+    masked = evaluate(f"sb3:path={tmp_path / 'm.zip'}", ladder=tiny, games=4, workers=1)
+    assert masked.games == 4 and masked.errors == 0
+    plain = evaluate(f"sb3:path={tmp_path / 'p.zip'}", ladder=tiny, games=4, workers=1)
+    assert plain.games == 4  # an illegal action of PPO loses its game, counted in errors
+
+
+def test_a_time_budget_stops_starting_games(tiny: Ladder) -> None:
+    result = evaluate(_first_legal, ladder=tiny, minutes=0.002)
+    assert 1 <= result.games < 1000

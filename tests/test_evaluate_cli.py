@@ -1,0 +1,88 @@
+"""``connectn evaluate`` and ``connectn ladder``, as a user runs them (a subprocess)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+SIX = ["connect_n", "--rows", "6", "--cols", "6", "--no-gravity"]
+
+
+def _connectn(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    executable = shutil.which("connectn", path=os.path.dirname(sys.executable))
+    return subprocess.run(
+        [executable, *args], cwd=cwd, capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+def test_ladder_show_prints_the_shipped_ladder(tmp_path: Path) -> None:
+    shown = _connectn("ladder", "show", *SIX, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "connect_n_6x6" in shown.stdout and "calibration" in shown.stdout
+    refused = _connectn("ladder", "show", "othello", cwd=tmp_path)
+    assert refused.returncode == 2 and "no ladder is built for othello_8x8" in refused.stderr
+
+
+def test_evaluate_rates_a_candidate_and_writes_json(tmp_path: Path) -> None:
+    done = _connectn(
+        "evaluate", *SIX, "mcts:simulations=10,preset=uct", "--games", "8", "--workers", "1",
+        "--json", "r.json", "--results", "games.jsonl", cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "on the connect_n_6x6 ladder" in done.stdout and "95% CI" in done.stdout
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["games"] == 8 and data["elo_ci95"][0] <= data["elo"] <= data["elo_ci95"][1]
+
+
+def test_evaluate_refuses_unknown_candidates_and_games_without_a_ladder(tmp_path: Path) -> None:
+    unknown = _connectn("evaluate", *SIX, "nonsense:", cwd=tmp_path)
+    assert unknown.returncode == 2 and "candidate 'nonsense:'" in unknown.stderr
+    no_ladder = _connectn("evaluate", "hex", "--rows", "7", "--cols", "7", "random", cwd=tmp_path)
+    assert no_ladder.returncode == 2 and "no ladder is built for hex_7x7" in no_ladder.stderr
+    half = _connectn("evaluate", *SIX, "random", "--vs", "random", cwd=tmp_path)
+    assert half.returncode == 2 and "--vs B and --sprt ELO0,ELO1 go together" in half.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_ab_mode_prints_the_llr_and_a_verdict(tmp_path: Path) -> None:
+    done = _connectn(
+        "evaluate", "tictactoe", "random", "--vs", "random", "--sprt", "0,50", "--max-games",
+        "12", "--workers", "1", cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "LLR" in done.stderr and "[-2.94, 2.94]" in done.stdout
+    assert "inconclusive" in done.stdout
+
+
+@pytest.mark.slow  # about 15 s: a run killed, then resumed
+def test_a_killed_evaluation_resumes_without_losing_or_repeating_games(tmp_path: Path) -> None:
+    args = [*SIX, "mcts:simulations=100,preset=uct", "--games", "60", "--workers", "1"]
+    args += ["--results", "games.jsonl", "--no-progress"]
+    executable = shutil.which("connectn", path=os.path.dirname(sys.executable))
+    process = subprocess.Popen([executable, "evaluate", *args], cwd=tmp_path)
+    results = tmp_path / "games.jsonl"
+    deadline = time.monotonic() + 120
+    while _lines(results) < 12 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait(10)
+    kept = _lines(results) - 1
+    assert 10 <= kept < 60
+    done = _connectn("evaluate", *args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert ", 60 games" in done.stdout
+    lines = [json.loads(line) for line in results.read_text().splitlines()[1:]]
+    keys = [(*line["pairing"], line["index"]) for line in lines]
+    assert len(keys) == len(set(keys)) == 60
+
+
+def _lines(path: Path) -> int:
+    return path.read_bytes().count(b"\n") if path.exists() else 0

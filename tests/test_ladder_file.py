@@ -1,0 +1,175 @@
+"""Ladder files: written and read back whole, damaged ones and other games' refused by
+name, the shipped ladders well formed, the games and rungs, the levels for players."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import connectn_env.ladder.rungs as rungs_module
+from connectn_env.elo import PairingStats
+from connectn_env.games.config import GameConfig
+from connectn_env.ladder import (
+    LADDER_GAMES,
+    Ladder,
+    LadderRung,
+    ladder_key,
+    ladder_rungs,
+    level_rung,
+    level_spec,
+    levels,
+    load_ladder,
+    save_ladder,
+    shipped_ladder,
+)
+from connectn_env.ladder.ladderfile import DATA
+from connectn_env.specs import parse_agent_spec
+
+SMALL = Ladder(
+    key="connect_n_6x6",
+    rungs=(
+        LadderRung("random", "random", 0.0, (0.0, 0.0), 20),
+        LadderRung("uct-10", "mcts:simulations=10,preset=uct", 210.5, (150.0, 271.0), 40),
+        LadderRung("uct-100", "mcts:simulations=100,preset=uct", 420.0, (350.0, 490.0), 20),
+    ),
+    pairings=(
+        PairingStats("random", "uct-10", 3, 1, 16, 0, 0),
+        PairingStats("uct-10", "uct-100", 4, 0, 16, 0, 1),
+    ),
+    games_per_pair=20,
+    command="connectn ladder build connect_n --rows 6 --cols 6 --no-gravity",
+    cpu_hours=0.01,
+    provisional=True,
+    date="2026-01-01T00:00:00+00:00",
+    package_version="0.2.0",
+    git_commit="abc",
+    machine={"cores": 2},
+)
+
+
+def test_a_ladder_file_reads_back_equal(tmp_path: Path) -> None:
+    path = save_ladder(SMALL, tmp_path / "sub" / "l.json")
+    assert load_ladder(path) == SMALL
+    assert load_ladder(path, GameConfig("connect_n", {"rows": 6, "cols": 6, "gravity": False}))
+    table = SMALL.table()
+    assert "PROVISIONAL" in table and "uct-100" in table and "calibration" in table
+
+
+def _damaged(data: dict, change: str) -> dict:
+    data = json.loads(json.dumps(data))
+    if change == "format":
+        data["format"] = "something"
+    elif change == "other game":
+        data["key"] = "hex_7x7"
+    elif change == "outside":
+        data["rungs"][1]["rating"] = 500.0
+    elif change == "no random":
+        data["rungs"][0]["spec"] = "mcts:simulations=5"
+    elif change == "spec":
+        data["rungs"][1]["spec"] = "nonsense:"
+    elif change == "pairing":
+        data["pairings"][0]["b"] = "nobody"
+    elif change == "games":
+        data["games_per_pair"] = 0
+    elif change == "duplicate":
+        data["rungs"][2]["label"] = "uct-10"
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("format", "not a ladder file"),
+        ("other game", "game"),
+        ("outside", "inside its ci95"),
+        ("no random", "'random'"),
+        ("spec", "bad spec"),
+        ("pairing", "two rungs"),
+        ("games", "games_per_pair"),
+        ("duplicate", "label 'uct-10'"),
+    ],
+)
+def test_a_damaged_ladder_file_is_refused_by_name(
+    tmp_path: Path, change: str, message: str
+) -> None:
+    path = tmp_path / "l.json"
+    path.write_text(json.dumps(_damaged(SMALL.to_json(), change)), encoding="utf-8")
+    with pytest.raises(ValueError, match=message) as error:
+        load_ladder(path)
+    assert str(path) in str(error.value)
+
+
+def test_a_truncated_file_and_another_games_ladder_are_refused(tmp_path: Path) -> None:
+    path = save_ladder(SMALL, tmp_path / "l.json")
+    with pytest.raises(ValueError, match="the ladder of connect_n_6x6, not of connect_four"):
+        load_ladder(path, "connect_four")
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(ValueError, match="invalid JSON") as error:
+        load_ladder(path)
+    assert str(path) in str(error.value)
+    with pytest.raises(ValueError, match="not a readable ladder file"):
+        load_ladder(tmp_path / "missing.json")
+
+
+def test_every_shipped_ladder_loads_and_its_rungs_are_the_games_rungs() -> None:
+    shipped = sorted(DATA.glob("*.json"))
+    assert shipped, "at least one ladder ships"
+    for path in shipped:
+        ladder = load_ladder(path, path.stem)
+        assert [(r.label, r.spec) for r in ladder.rungs] == [
+            (r.label, r.spec) for r in ladder_rungs(ladder.key)
+        ]
+        assert ladder.rung("random").rating == 0.0
+
+
+def test_ladder_games_are_found_by_key_name_or_config() -> None:
+    assert ladder_key("connect_four") == "connect_four"
+    assert ladder_key(GameConfig("connect_n")) == "connect_four"  # Connect Four's size
+    assert ladder_key("gomoku") == "gomoku_15x15"
+    assert ladder_key(GameConfig("hex", {"rows": 7, "cols": 7})) == "hex_7x7"
+    assert ladder_key(LADDER_GAMES["othello_8x8"].make_game()) == "othello_8x8"
+    with pytest.raises(ValueError, match=r"unknown game 'chess'.*connect_n_6x6"):
+        ladder_key("chess")
+    with pytest.raises(ValueError, match="tictactoe has no ladder"):
+        ladder_key("tictactoe")
+    with pytest.raises(TypeError, match="got int"):
+        ladder_key(3)
+
+
+def test_rungs_are_budgeted_by_simulations_or_depth_and_az_comes_from_the_manifest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for key in LADDER_GAMES:
+        rungs = ladder_rungs(key)
+        labels = [r.label for r in rungs]
+        assert labels[0] == "random" and len(set(labels)) == len(labels)
+        for rung in rungs:
+            options = dict(parse_agent_spec(rung.spec).options)
+            assert "time" not in options
+        assert {"uct-10", "uct-100", "uct-1k", "uct-10k", "mcts-1k", "mcts-10k"} <= set(labels)
+        assert sum(label.startswith("ab-") for label in labels) == 3
+        assert not any(label.startswith("az-") for label in labels)  # no network ships yet
+    monkeypatch.setattr(rungs_module, "_has_pretrained_network", lambda game: True)
+    assert "az-200" in [r.label for r in ladder_rungs("hex_7x7")]
+    spec = next(r.spec for r in ladder_rungs("hex_7x7") if r.label == "az-200")
+    assert dict(parse_agent_spec(spec).options) == {"pretrained": True, "simulations": 200}
+
+
+def test_levels_run_from_random_to_the_strongest_shipped_rung() -> None:
+    rungs = levels("connect_n_6x6")
+    assert level_spec("connect_n_6x6", 1) == "random"
+    assert level_rung("connect_n_6x6", len(rungs)).rating == max(r.rating for r in rungs)
+    assert [r.rating for r in rungs] == sorted(r.rating for r in rungs)
+    with pytest.raises(ValueError, match=f"from 1 to {len(rungs)}"):
+        level_spec("connect_n_6x6", 0)
+    with pytest.raises(TypeError, match="level must be an int"):
+        level_spec("connect_n_6x6", "3")
+    with pytest.raises(ValueError, match="no ladder is built for hex_7x7"):
+        level_spec("hex_7x7", 1)
+
+
+def test_a_game_without_a_shipped_ladder_says_so() -> None:
+    with pytest.raises(ValueError, match="no ladder is built for othello_8x8 yet"):
+        shipped_ladder("othello")
