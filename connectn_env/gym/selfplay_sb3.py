@@ -29,8 +29,11 @@ class _Evaluator:
     """The policy copy that evaluates the snapshots of one callback."""
 
     def __init__(self, policy: BasePolicy) -> None:
-        # The optimizer (and its state) is left out of the copy: the copy never trains.
-        self.policy = copy.deepcopy(policy, memo={id(getattr(policy, "optimizer", None)): None})
+        # Left out of the copy: the optimizer and its state (the copy never trains) and the
+        # last distribution the policy made (its tensors may hold a graph: not copyable).
+        dist = getattr(getattr(policy, "action_dist", None), "distribution", None)
+        skip = (getattr(policy, "optimizer", None), dist)
+        self.policy = copy.deepcopy(policy, memo={id(x): None for x in skip if x is not None})
         self.policy.set_training_mode(False)
         self.loaded: SB3PolicySnapshot | None = None
 
