@@ -87,7 +87,7 @@ def test_the_opponent_sees_its_own_side_and_plays_legal_moves(env_id, kind):
 def test_random_legal_moves_before_the_first_snapshot():
     env = gym.make("connectn_env/ConnectFour-v0", opponent="self", learner_side="second")
     pool = env.unwrapped.self_play
-    assert isinstance(pool, SelfPlayOpponent) and len(pool) == 0
+    assert isinstance(pool, SelfPlayOpponent) and len(pool.snapshots) == 0
     counts = np.zeros(7, dtype=int)
     for seed in range(1400):
         env.reset(seed=seed)
@@ -120,7 +120,7 @@ def test_the_pool_keeps_the_newest_pool_size_snapshots():
     snapshots = [Recorder(k) for k in range(5)]
     for snapshot in snapshots:
         pool.add(snapshot)
-    assert len(pool) == 3 and pool.added == 5
+    assert len(pool.snapshots) == 3 and pool.added == 5
     assert pool.snapshots == tuple(snapshots[2:])
     seat = pool.seat()
     drawn = set()
@@ -163,6 +163,7 @@ def test_gym_make_shares_the_pool_object_and_other_opponents_have_none():
     own = gym.make("connectn_env/TicTacToe-v0", opponent="self", opponent_kwargs={"pool_size": 2})
     assert own.unwrapped.self_play.pool_size == 2
     assert gym.make("connectn_env/TicTacToe-v0").unwrapped.self_play is None
+    assert SelfPlayOpponent()  # an empty pool is not falsy: `pool or "random"` keeps it
 
 
 def test_the_vector_env_shares_one_pool_and_evaluates_each_snapshot_once_per_step():
@@ -248,7 +249,7 @@ def test_bad_snapshots_opponents_and_kwargs():
     pool.add(Recorder())
     with pytest.raises(TypeError, match=r"snapshot must have a logits.*got 42 of type int"):
         pool.add(42)
-    assert len(pool) == 1 and pool.added == 1
+    assert len(pool.snapshots) == 1 and pool.added == 1
     with pytest.raises(ValueError, match=r"opponent 'selff' is neither one of .*'self'"):
         gym.make("connectn_env/TicTacToe-v0", opponent="selff")
     with pytest.raises(TypeError, match=r"'size' is not a SelfPlayOpponent argument.*pool_size"):

@@ -119,7 +119,7 @@ def test_learn_refuses_envs_without_the_pool():
     pool = SelfPlayOpponent()
     with pytest.raises(ValueError, match=r"no env of the model plays against SelfPlayOpponent"):
         model.learn(64, callback=SelfPlayCallback(pool, every_steps=10))
-    assert len(pool) == 0
+    assert len(pool.snapshots) == 0
 
 
 def test_learn_refuses_a_policy_without_a_distribution():

@@ -99,11 +99,9 @@ class SelfPlayOpponent:
 
     @property
     def snapshots(self) -> tuple[Snapshot, ...]:
-        """The pool, oldest first."""
+        """The pool, oldest first (no ``__len__``: an empty pool is not falsy, so
+        ``pool or "random"`` cannot silently drop it)."""
         return tuple(self._pool)
-
-    def __len__(self) -> int:
-        return len(self._pool)
 
     def seat(self) -> SelfPlaySeat:
         """A new seat at this pool for one board (the envs make them)."""
@@ -161,7 +159,7 @@ class SelfPlayOpponent:
         return (
             f"SelfPlayOpponent(pool_size={self.pool_size}, latest_probability="
             f"{self.latest_probability}, deterministic={self.deterministic}, "
-            f"snapshots={len(self)})"
+            f"snapshots={len(self._pool)})"
         )
 
 
