@@ -18,7 +18,7 @@ import numpy as np
 import torch
 from gymnasium import spaces
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.policies import BasePolicy
+from stable_baselines3.common.policies import BaseModel, BasePolicy
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv
 
 from connectn_env.games.validation import require_int
@@ -51,16 +51,22 @@ class SB3PolicySnapshot:
         self.step = step
 
     def logits(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        """The policy's log-probabilities of every action, shape (batch, num_actions)
-        (the opponent masks them with ``action_masks``)."""
+        """The policy's unnormalised scores of every action, shape (batch, num_actions)
+        (the opponent masks them with ``action_masks``).
+
+        The actor's path of ``get_distribution`` (features, actor network, action head)
+        without building a distribution, which took half the time of a one-board call.
+        """
         evaluator = self._evaluator
+        policy = evaluator.policy
         if evaluator.loaded is not self:
-            evaluator.policy.load_state_dict(self._weights)
+            policy.load_state_dict(self._weights)
             evaluator.loaded = self
         with torch.no_grad():
-            tensor, _ = evaluator.policy.obs_to_tensor(observations)
-            distribution = evaluator.policy.get_distribution(tensor)
-            return distribution.distribution.logits.cpu().numpy()
+            tensor, _ = policy.obs_to_tensor(observations)
+            features = BaseModel.extract_features(policy, tensor, policy.pi_features_extractor)
+            scores = policy.action_net(policy.mlp_extractor.forward_actor(features))
+            return scores.cpu().numpy()
 
     def __repr__(self) -> str:
         return f"SB3PolicySnapshot(step={self.step})"
@@ -82,8 +88,9 @@ class SelfPlayCallback(BaseCallback):
     Raises:
         TypeError: ``opponent`` is not a SelfPlayOpponent or None, ``every_steps`` not an int;
             at ``learn``, envs in subprocesses (``SubprocVecEnv``: their opponents are copies
-            the callback cannot reach), a policy without ``get_distribution`` or an action
-            space that is not Discrete.
+            the callback cannot reach), a policy that is not an actor-critic one (features
+            extractor, ``mlp_extractor``, ``action_net``) or an action space that is not
+            Discrete.
         ValueError: ``every_steps`` below 1; at ``learn``, no env of the model plays
             against ``opponent`` (or, with None, against any self-play pool).
 
@@ -109,8 +116,9 @@ class SelfPlayCallback(BaseCallback):
 
     def _init_callback(self) -> None:
         policy = self.model.policy
-        if not isinstance(self.model.action_space, spaces.Discrete) or not hasattr(
-            policy, "get_distribution"
+        actor = ("pi_features_extractor", "mlp_extractor", "action_net")
+        if not isinstance(self.model.action_space, spaces.Discrete) or not all(
+            hasattr(policy, name) for name in actor
         ):
             raise TypeError(
                 "SelfPlayCallback needs an actor-critic policy (PPO, A2C, MaskablePPO) over a "
