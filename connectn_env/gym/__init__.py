@@ -1,9 +1,11 @@
 """Gymnasium single-agent envs (``gym.make("connectn_env/ConnectFour-v0")``) and the
 native vector env (``gym.make_vec``): the learner plays one side against an opponent.
 
-``SelfPlayCallback`` (stable-baselines3) is imported on first use: the envs do not need SB3.
+``SelfPlayCallback`` and ``SB3VectorEnv`` (stable-baselines3) are imported on first use: the
+envs do not need SB3.
 """
 
+import importlib
 from typing import Any
 
 from connectn_env.gym.factories import build_game, make_env, make_vector_env
@@ -18,6 +20,7 @@ __all__ = [
     "BoardGameGymEnv",
     "BoardGameVectorEnv",
     "PolicySnapshot",
+    "SB3VectorEnv",
     "SelfPlayCallback",
     "SelfPlayOpponent",
     "build_game",
@@ -28,10 +31,14 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """``SelfPlayCallback`` is imported on first use (it needs stable-baselines3)."""
-    if name == "SelfPlayCallback":
-        from connectn_env.gym.selfplay_sb3 import SelfPlayCallback
+_LAZY = {
+    "SelfPlayCallback": "connectn_env.gym.selfplay_sb3",
+    "SB3VectorEnv": "connectn_env.gym.sb3_vector",
+}
 
-        return SelfPlayCallback
+
+def __getattr__(name: str) -> Any:
+    """The SB3 parts are imported on first use (they need stable-baselines3)."""
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'connectn_env.gym' has no attribute {name!r}")
