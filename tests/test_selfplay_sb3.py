@@ -96,6 +96,7 @@ def test_two_snapshots_take_turns_in_the_shared_evaluator():
     callback = SelfPlayCallback(pool, every_steps=64)
     model.learn(64 * 8, callback=callback)
     first, last = pool.snapshots[0], pool.snapshots[-1]
+    assert len(first.weights) == 6  # the actor's two layers and head: no critic
     observations = np.zeros((1, 3, 3, 2), dtype=np.int8)
     masks = np.ones((1, 9), dtype=np.int8)
     a = first.logits(observations, masks)

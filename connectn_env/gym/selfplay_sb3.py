@@ -5,9 +5,9 @@ This module imports stable-baselines3 and torch (``pip install ".[rl]"``); the e
 pool do not. It works with the actor-critic policies of a Discrete action space: PPO, A2C
 and sb3-contrib's MaskablePPO.
 
-A snapshot is a copy of the policy's ``state_dict`` (the weights only, no optimizer);
-every snapshot of one callback is evaluated by a single private copy of the policy, which
-loads the snapshot's weights when another one was loaded last.
+A snapshot is a copy of the actor's tensors of the policy's ``state_dict`` (no critic, no
+optimizer); every snapshot of one callback is evaluated by a single private copy of the
+policy, which loads the snapshot's weights when another one was loaded last.
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv
 from connectn_env.games.validation import require_int
 from connectn_env.gym.selfplay import SelfPlayOpponent
 
+# state_dict keys of the critic of SB3's actor-critic policies: a snapshot leaves them out.
+CRITIC_PREFIXES = ("value_net.", "mlp_extractor.value_net.", "vf_features_extractor.")
+
 
 class _Evaluator:
     """The policy copy that evaluates the snapshots of one callback."""
@@ -35,8 +38,10 @@ class _Evaluator:
         skip = (getattr(policy, "optimizer", None), dist)
         self.policy = copy.deepcopy(policy, memo={id(x): None for x in skip if x is not None})
         self.policy.set_training_mode(False)
-        # The copy's tensors in state_dict order (they share the parameters' storage).
-        self.tensors = list(self.policy.state_dict().values())
+        # The actor's tensors of the copy (they share the parameters' storage).
+        state = self.policy.state_dict()
+        self.keys = [key for key in state if not key.startswith(CRITIC_PREFIXES)]
+        self.tensors = [state[key] for key in self.keys]
         self.loaded: SB3PolicySnapshot | None = None
 
     def load(self, snapshot: SB3PolicySnapshot) -> None:
@@ -50,16 +55,17 @@ class _Evaluator:
 
 
 class SB3PolicySnapshot:
-    """A frozen copy of an SB3 policy's weights (its ``state_dict`` tensors, cloned).
+    """A frozen copy of the actor's weights of an SB3 policy (``state_dict`` tensors, cloned).
 
     Attributes:
-        weights: The cloned tensors, in ``state_dict`` order.
+        weights: The cloned tensors, in the order of the evaluator's keys.
         step: The learner's ``num_timesteps`` when the copy was made.
     """
 
     def __init__(self, evaluator: _Evaluator, policy: BasePolicy, step: int) -> None:
         self._evaluator = evaluator
-        self.weights = [value.detach().clone() for value in policy.state_dict().values()]
+        state = policy.state_dict()
+        self.weights = [state[key].detach().clone() for key in evaluator.keys]
         self.step = step
 
     def logits(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
