@@ -226,7 +226,8 @@ def test_import_of_the_envs_does_not_import_sb3():
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"pool_size": 0}, ValueError, "pool_size must be at least 1, got 0"),
+        ({"pool_size": 0}, ValueError, "pool_size must be between 1 and 100000, got 0"),
+        ({"pool_size": 2**80}, ValueError, f"pool_size must be between 1 and 100000, got {2**80}"),
         ({"pool_size": 2.0}, TypeError, "pool_size must be an int, got 2.0"),
         ({"pool_size": True}, TypeError, "pool_size must be an int, got True"),
         ({"latest_probability": 1.5}, ValueError, "between 0 and 1, got 1.5"),

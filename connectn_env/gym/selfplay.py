@@ -35,6 +35,7 @@ from connectn_env.games.validation import require_bool, require_int, require_num
 
 # What ``opponent_kwargs`` may set with ``opponent="self"``.
 SELF_PLAY_KWARGS = ("pool_size", "latest_probability", "deterministic")
+MAX_POOL_SIZE = 100_000
 
 
 @runtime_checkable
@@ -59,20 +60,21 @@ class SelfPlayOpponent:
     the rule that picks a snapshot per episode.
 
     Args:
-        pool_size: The most snapshots kept, at least 1; the oldest goes first.
+        pool_size: The most snapshots kept, 1 to 100,000; the oldest goes first.
         latest_probability: Chance, 0 to 1, that an episode plays the latest snapshot
             rather than one drawn uniformly from the pool.
         deterministic: Play the arg-max of a snapshot's legal scores instead of sampling.
 
     Raises:
         TypeError: an argument of the wrong type.
-        ValueError: ``pool_size`` below 1 or ``latest_probability`` outside [0, 1].
+        ValueError: ``pool_size`` outside [1, 100000] or ``latest_probability`` outside
+            [0, 1].
     """
 
     def __init__(
         self, *, pool_size: int = 10, latest_probability: float = 0.5, deterministic: bool = False
     ) -> None:
-        self.pool_size = require_int("pool_size", pool_size, 1)
+        self.pool_size = require_int("pool_size", pool_size, 1, MAX_POOL_SIZE)
         probability = require_number("latest_probability", latest_probability, 0.0)
         if probability > 1.0:
             raise ValueError(f"latest_probability must be between 0 and 1, got {probability}")
@@ -208,6 +210,7 @@ def make_self_play(kwargs: dict[str, Any] | None) -> SelfPlayOpponent:
 
 
 __all__ = [
+    "MAX_POOL_SIZE",
     "SELF_PLAY_KWARGS",
     "PolicySnapshot",
     "SelfPlayOpponent",
