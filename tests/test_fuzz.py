@@ -26,7 +26,7 @@ import agents
 from connectn_env import ENV_MODULES, connect_n_v0, gomoku_v0, hex_v0, tictactoe
 from connectn_env.arena import run_tournament
 from connectn_env.games import ConnectNGame, GomokuGame, HexGame
-from connectn_env.gym import BoardGameVectorEnv
+from connectn_env.gym import BoardGameVectorEnv, SelfPlayOpponent
 from connectn_env.gym.single_agent import BoardGameGymEnv
 from connectn_env.memory_limits import max_tree_nodes
 from connectn_env.records import (
@@ -172,8 +172,14 @@ CONSTRUCTORS: dict[str, tuple[Callable[[Any], Any], Callable[[Any], bool]]] = {
     ),
     "BoardGameGymEnv(opponent)": (
         lambda v: BoardGameGymEnv(tictactoe(), opponent=v),
-        lambda v: one_of("random", "mcts")(v) or callable(v) or hasattr(v, "act"),
+        lambda v: one_of("random", "mcts", "self")(v) or callable(v) or hasattr(v, "act"),
     ),
+    "SelfPlayOpponent(pool_size)": (lambda v: SelfPlayOpponent(pool_size=v), int_in(1, 100_000)),
+    "SelfPlayOpponent(latest_probability)": (
+        lambda v: SelfPlayOpponent(latest_probability=v),
+        number_in(0.0, 1.0),
+    ),
+    "SelfPlayOpponent(deterministic)": (lambda v: SelfPlayOpponent(deterministic=v), is_bool),
     "BoardGameGymEnv(opponent_kwargs)": (
         lambda v: BoardGameGymEnv(tictactoe(), opponent="mcts", opponent_kwargs=v),
         lambda v: v is None or (isinstance(v, dict) and not v),

@@ -21,6 +21,7 @@ EXPECTED = [
     "04_puct_with_a_policy",
     "05_alphazero",
     "06_planning",
+    "07_yardstick",
 ]
 OUR_PACKAGES = ("connectn_env", "agents")
 CELL_TIMEOUT = 600  # seconds; a quick-mode notebook takes well under a minute

@@ -1,4 +1,5 @@
-"""The built-in opponent of the single-agent envs: random, an ``agents`` agent, or a callable.
+"""The built-in opponent of the single-agent envs: random, an ``agents`` agent, a callable,
+or the learner itself (:mod:`connectn_env.gym.selfplay`).
 
 Every opponent is wrapped in an adapter with two methods, ``reset(seed)`` at the start of
 an episode and ``act(state) -> action`` for the player to move in a
@@ -8,7 +9,7 @@ an episode and ``act(state) -> action`` for the player to move in a
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -16,9 +17,11 @@ import numpy as np
 from connectn_env.envs.base import BoardGameEnv
 from connectn_env.games import BoardGame, GameState, IllegalActionError
 from connectn_env.games.validation import require_action
+from connectn_env.gym.selfplay import SelfPlayOpponent, SelfPlaySeat, make_self_play
 from connectn_env.memory_limits import check_max_nodes
 
-OPPONENT_NAMES = ("random", "mcts")
+OPPONENT_NAMES = ("random", "mcts", "self")
+KWARGS_OPPONENTS = ("mcts", "self")  # the names that take opponent_kwargs
 
 
 class Opponent(Protocol):
@@ -186,7 +189,37 @@ class SpecOpponent(AgentOpponent):
 
 
 def play_reply(opponent: Opponent, state: GameState) -> None:
-    """Play ``opponent``'s choice in ``state``.
+    """Play ``opponent``'s choice in ``state`` (see :func:`apply_reply`)."""
+    apply_reply(opponent, state, opponent.act(state))
+
+
+def play_replies(opponents: Sequence[Opponent], states: Sequence[GameState]) -> None:
+    """Play each opponent's choice in its state; the seats of one
+    :class:`~connectn_env.gym.selfplay.SelfPlayOpponent` choose together, in one batch.
+
+    Every choice is made before any is played.
+
+    Raises:
+        IllegalActionError: as :func:`apply_reply`; the states before it are played.
+    """
+    actions: list[Any] = [None] * len(opponents)
+    pools: dict[int, list[int]] = {}
+    for k, opponent in enumerate(opponents):
+        if isinstance(opponent, SelfPlaySeat):
+            pools.setdefault(id(opponent.pool), []).append(k)
+        else:
+            actions[k] = opponent.act(states[k])
+    for rows in pools.values():
+        seats = [opponents[k] for k in rows]
+        chosen = seats[0].pool.act_batch(seats, [states[k] for k in rows])
+        for k, action in zip(rows, chosen, strict=True):
+            actions[k] = action
+    for opponent, state, action in zip(opponents, states, actions, strict=True):
+        apply_reply(opponent, state, action)
+
+
+def apply_reply(opponent: Opponent, state: GameState, action: Any) -> None:
+    """Play ``action``, ``opponent``'s choice, in ``state``.
 
     The action is checked in Python (an integer inside the action space) before it
     reaches the compiled rules, so an opponent answering ``2**63`` gets a clear error.
@@ -195,7 +228,6 @@ def play_reply(opponent: Opponent, state: GameState) -> None:
         IllegalActionError: the opponent chose an illegal action, one outside the action
             space or a non-integer (its message names the opponent); ``state`` is unchanged.
     """
-    action = opponent.act(state)
     try:
         action = require_action(action, state.game.num_actions)
         state.apply_action(action)
@@ -212,15 +244,20 @@ def make_opponent(
 
     Args:
         opponent: ``"random"``, ``"mcts"`` (an ``agents.MCTSAgent(**opponent_kwargs)``,
-            reseeded every episode), another agent spec such as ``"ab:depth=4"`` (built
-            afresh with the episode's seed), an agent object with ``act(env)``, or a callable
+            reseeded every episode), ``"self"`` (a new
+            :class:`~connectn_env.gym.selfplay.SelfPlayOpponent` made with
+            ``opponent_kwargs``), a ``SelfPlayOpponent`` (a seat at that shared pool),
+            another agent spec such as ``"ab:depth=4"`` (built afresh with the episode's
+            seed), an agent object with ``act(env)``, or a callable
             ``fn(observation, action_mask) -> action``. An agent object is used as it is
             (not copied): envs given the same object share it.
-        opponent_kwargs: Keyword arguments for ``"mcts"``; must be None otherwise.
+        opponent_kwargs: Keyword arguments for ``"mcts"`` or ``"self"``; must be None
+            otherwise.
         game: The game the opponent plays.
 
     Raises:
-        TypeError: ``opponent`` is none of the above, or ``opponent_kwargs`` is not a dict.
+        TypeError: ``opponent`` is none of the above, or ``opponent_kwargs`` is not a dict
+            or holds a key the opponent does not take.
         ValueError: a string that is neither a name nor an agent spec, or ``opponent_kwargs``
             given for an opponent that takes none.
     """
@@ -228,34 +265,35 @@ def make_opponent(
         raise TypeError(
             f"opponent_kwargs must be a dict or None, got {type(opponent_kwargs).__name__}"
         )
+    if isinstance(opponent, str) and opponent == "mcts":
+        return MCTSOpponent(opponent_kwargs or {}, game)
+    if isinstance(opponent, str) and opponent == "self":
+        return make_self_play(opponent_kwargs).seat()
+    if opponent_kwargs:
+        names = " or ".join(repr(name) for name in KWARGS_OPPONENTS)
+        raise ValueError(
+            f"opponent_kwargs are only used with opponent={names}, got {opponent_kwargs!r} "
+            f"for opponent {opponent!r}"
+        )
     if isinstance(opponent, str):
-        if opponent == "mcts":
-            return MCTSOpponent(opponent_kwargs or {}, game)
-        if opponent_kwargs:
-            raise ValueError(
-                f"opponent_kwargs are only used with opponent='mcts', got {opponent_kwargs!r} "
-                f"for opponent {opponent!r}"
-            )
         if opponent == "random":
             return RandomOpponent()
         return SpecOpponent(opponent, game)  # an agent spec such as "ab:depth=4"
-    if opponent_kwargs:
-        raise ValueError(
-            f"opponent_kwargs are only used with opponent='mcts', got {opponent_kwargs!r} "
-            f"for opponent {opponent!r}"
-        )
+    if isinstance(opponent, SelfPlayOpponent):
+        return opponent.seat()
     if hasattr(opponent, "act"):
         return AgentOpponent(opponent, game)
     if callable(opponent):
         return CallableOpponent(opponent)
     raise TypeError(
-        "opponent must be 'random', 'mcts', an agent with act(env) or a callable "
-        f"fn(observation, action_mask) -> action, got {opponent!r} of type "
-        f"{type(opponent).__name__}"
+        "opponent must be 'random', 'mcts', 'self', an agent spec, a SelfPlayOpponent, an "
+        "agent with act(env) or a callable fn(observation, action_mask) -> action, got "
+        f"{opponent!r} of type {type(opponent).__name__}"
     )
 
 
 __all__ = [
+    "KWARGS_OPPONENTS",
     "OPPONENT_NAMES",
     "AgentOpponent",
     "CallableOpponent",
@@ -263,6 +301,8 @@ __all__ = [
     "Opponent",
     "RandomOpponent",
     "SpecOpponent",
+    "apply_reply",
     "make_opponent",
+    "play_replies",
     "play_reply",
 ]

@@ -13,6 +13,7 @@ from connectn_env.envs.reset_args import require_reset_options, require_reset_se
 from connectn_env.games import BoardGame, GameState, IllegalActionError
 from connectn_env.games.validation import require_action, require_choice
 from connectn_env.gym.opponents import make_opponent, play_reply
+from connectn_env.gym.selfplay import SelfPlayOpponent, SelfPlaySeat
 from connectn_env.render.dispatch import StateRenderer
 
 LEARNER_SIDES = ("first", "second", "random")
@@ -55,11 +56,13 @@ class BoardGameGymEnv(gymnasium.Env):
     Args:
         game: The rules and parameters.
         opponent: ``"random"`` (default), ``"mcts"`` (``agents.MCTSAgent(**opponent_kwargs)``),
-            an agent spec (``"ab:depth=4"``, ``"mcts:simulations=200"``), an agent with
-            ``act(env)``, or a callable ``fn(observation, action_mask) -> action``
-            given the opponent's own view; see :func:`~connectn_env.gym.opponents.make_opponent`.
+            ``"self"`` or a :class:`~connectn_env.gym.selfplay.SelfPlayOpponent` (frozen
+            snapshots of the learner's policy), an agent spec (``"ab:depth=4"``,
+            ``"mcts:simulations=200"``), an agent with ``act(env)``, or a callable
+            ``fn(observation, action_mask) -> action`` given the opponent's own view; see
+            :func:`~connectn_env.gym.opponents.make_opponent`.
         opponent_kwargs: Keyword arguments of the ``"mcts"`` opponent, e.g.
-            ``{"simulations": 200}``.
+            ``{"simulations": 200}``, or of the ``"self"`` one (``{"pool_size": 5}``).
         learner_side: ``"first"`` (default), ``"second"``, or ``"random"``: drawn per
             episode from the env's seeded generator.
         illegal_action: ``"lose"`` (default): an illegal action ends the episode with
@@ -188,6 +191,11 @@ class BoardGameGymEnv(gymnasium.Env):
     def close(self) -> None:
         """Close the window if one is open; safe to call more than once."""
         self._renderer.close()
+
+    @property
+    def self_play(self) -> SelfPlayOpponent | None:
+        """The pool of snapshots the opponent draws from, if it plays self-play."""
+        return self.opponent.pool if isinstance(self.opponent, SelfPlaySeat) else None
 
     # --- masks ---------------------------------------------------------------------------
 

@@ -22,8 +22,9 @@ from connectn_env.gym.opponents import (
     Opponent,
     RandomOpponent,
     make_opponent,
-    play_reply,
+    play_replies,
 )
+from connectn_env.gym.selfplay import SelfPlayOpponent, SelfPlaySeat, make_self_play
 from connectn_env.gym.single_agent import (
     ILLEGAL_ACTION_MODES,
     LEARNER_SIDES,
@@ -49,7 +50,10 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
     ``agents.native``, when opponent_kwargs only sets ``simulations``, ``exploration``,
     ``max_nodes`` or ``reuse_tree``) play inside compiled code; other opponents (agents,
     callables, ``"mcts"`` with RAVE or a time limit) are called from Python for the boards
-    where they move.
+    where they move. A self-play opponent (``"self"`` or a
+    :class:`~connectn_env.gym.selfplay.SelfPlayOpponent`) is one pool for all boards, each
+    board drawing its own snapshot per episode; the boards that play the same snapshot are
+    evaluated in one batched call per step.
 
     Autoreset follows Gymnasium 1.x: ``"NextStep"`` (default; the step after an episode
     ends resets that board, its action is ignored and its reward is 0) or ``"SameStep"``
@@ -64,8 +68,8 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         game: The rules and parameters.
         num_envs: Number of boards, at least 1.
         opponent, opponent_kwargs, learner_side, illegal_action: As for
-            :class:`~connectn_env.gym.single_agent.BoardGameGymEnv`; an agent or callable
-            opponent is shared by all boards.
+            :class:`~connectn_env.gym.single_agent.BoardGameGymEnv`; an agent, callable or
+            self-play opponent is shared by all boards.
         render_mode: ``"rgb_array"``, ``"ansi"`` (a tuple with one frame per board) or None.
         autoreset_mode: ``"NextStep"`` (default) or ``"SameStep"`` (or the
             ``gymnasium.vector.AutoresetMode`` members).
@@ -249,6 +253,13 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         return GameState(self.game, self._states[index].copy())
 
     @property
+    def self_play(self) -> SelfPlayOpponent | None:
+        """The pool of snapshots every board's opponent draws from, if it plays self-play."""
+        if self._opponents is not None and isinstance(self._opponents[0], SelfPlaySeat):
+            return self._opponents[0].pool
+        return None
+
+    @property
     def learners(self) -> np.ndarray:
         """A new int8 array: the learner's player index on each board (0 moves first)."""
         return self._learner.copy()
@@ -323,9 +334,12 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
                 self._scratch,
             )
             return
-        for i in np.flatnonzero(which):
-            # A view of the board's row: the opponent's move writes through.
-            play_reply(self._opponents[i], GameState(self.game, self._states[i]))
+        boards = np.flatnonzero(which)
+        # Views of the boards' rows: the opponents' moves write through.
+        play_replies(
+            [self._opponents[i] for i in boards],
+            [GameState(self.game, self._states[i]) for i in boards],
+        )
 
     def _same_step_reset(
         self, done: np.ndarray, obs: np.ndarray, step_info: dict[str, Any]
@@ -458,7 +472,10 @@ def _reply_plan(
 ) -> tuple[tuple[int, float, int] | None, list[Opponent] | None]:
     """How the opponent replies: ``(mcts, adapters)``. Compiled random play: (None, None);
     compiled MCTS: ((simulations, agent, max_nodes), None), the agent giving its options for
-    the game (:meth:`agents.MCTSAgent.compiled_setup`); else one adapter per board."""
+    the game (:meth:`agents.MCTSAgent.compiled_setup`); else one adapter per board
+    (``"self"``: seats at one new pool)."""
+    if isinstance(opponent, str) and opponent == "self":
+        opponent, opponent_kwargs = make_self_play(opponent_kwargs), None
     first = make_opponent(opponent, opponent_kwargs, game)  # validates the arguments
     if isinstance(first, RandomOpponent):
         return None, None
