@@ -10,6 +10,7 @@ Subcommands::
     connectn evaluate GAME [game options] CANDIDATE [--games N | --minutes M] [--workers K]
                       [--ray ADDRESS] [--json FILE] [--results FILE] [--ladder FILE]
                       [--vs B --sprt ELO0,ELO1 [--alpha A] [--beta B] [--max-games N]]
+    connectn evaluate connect_four CANDIDATE --positions [--json FILE]
     connectn ladder build GAME [game options] [--games-per-pair N] [--workers K]
                           [--ray ADDRESS] [--out FILE] [--results FILE] [--hold]
     connectn ladder show GAME [game options] [--file FILE]
