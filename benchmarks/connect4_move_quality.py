@@ -16,6 +16,7 @@ Usage::
 
     python benchmarks/connect4_move_quality.py --seconds 0.1 1
     python benchmarks/connect4_move_quality.py --agent "mcts:time={t},preset=uct" --seconds 1
+    python benchmarks/connect4_move_quality.py --positions 200 --save FILE  # the shipped set
 """
 
 from __future__ import annotations
@@ -29,11 +30,16 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from opponents import OpenSpielMCTS
-
 from connectn_env import connect_n_v0
 from connectn_env.elo import wilson
-from connectn_env.ladder.positions import PLIES, Position, critical_positions, load_positions
+from connectn_env.ladder.positions import (
+    PLIES,
+    Position,
+    critical_positions,
+    load_positions,
+    save_positions,
+)
+from connectn_env.ladder.provenance import provenance
 from connectn_env.specs import parse_agent_spec
 
 
@@ -62,6 +68,8 @@ def our_chooser(spec: str, seed: int):
 
 
 def openspiel_chooser(seconds: float, seed: int):
+    from opponents import OpenSpielMCTS
+
     bot = OpenSpielMCTS("connect_four", seconds=seconds, seed=seed)
 
     def choose(moves: list[int]) -> int:
@@ -82,7 +90,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of --positions' games")
     parser.add_argument("--agent", action="append", default=[], help="extra agent spec")
     parser.add_argument("--no-openspiel", action="store_true")
+    parser.add_argument("--save", type=Path, help="write --positions' set there and stop")
     args = parser.parse_args()
+    if args.save is not None and args.positions is None:
+        parser.error("--save writes the positions of --positions N")
     start = time.perf_counter()
     if args.positions is None:
         positions = load_positions()
@@ -93,6 +104,12 @@ def main() -> None:
             f"{len(positions)} positions ({PLIES[0]}-{PLIES[1]} plies into random games, seed "
             f"{args.seed}) solved in {time.perf_counter() - start:.0f} s"
         )
+    if args.save is not None:
+        seconds = round(time.perf_counter() - start, 1)
+        about = {"count": args.positions, "seed": args.seed, "plies": list(PLIES)}
+        save_positions(positions, args.save, **about, seconds=seconds, **provenance())
+        print(f"written: {args.save}")
+        return
     print("| agent | s/move | result kept | 95% CI | best move | 95% CI | median s/move |")
     print("|---|---:|---:|---|---:|---|---:|")
     n = len(positions)

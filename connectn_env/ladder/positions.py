@@ -8,7 +8,7 @@ the result for the player to move, a higher score a faster win or a slower loss)
 a move needs no solver run.
 
 The shipped set (:data:`SHIPPED_POSITIONS`, ``data/positions/connect_four.json`` here) is
-made by ``python -m connectn_env.ladder.positions --out FILE`` (200 positions, seed 0).
+made by ``python benchmarks/connect4_move_quality.py --positions 200 --seed 0 --save FILE``.
 
 A file is JSON: ``{"format": "connectn-positions", "version": 1, "game": "connect_four",
 "count", "seed", "plies": [low, high], "seconds", "date", "package_version", "git_commit",
@@ -18,9 +18,7 @@ A file is JSON: ``{"format": "connectn-positions", "version": 1, "game": "connec
 
 from __future__ import annotations
 
-import argparse
 import json
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +29,6 @@ import numpy as np
 from connectn_env.atomic_write import write_text_atomically
 from connectn_env.games.config import GameConfig
 from connectn_env.games.connect_n.solver import Connect4Solver, parse_columns
-from connectn_env.ladder.provenance import provenance
 from connectn_env.safe_files import read_regular_bytes
 
 __all__ = [
@@ -172,23 +169,3 @@ def _position(row: Any) -> Position:
     if all(position.keeps(column) for column in scored):
         raise ValueError("no move changes the result: not a critical position")
     return position
-
-
-def _main() -> None:
-    parser = argparse.ArgumentParser(description="Make a set of critical positions.")
-    parser.add_argument("--out", type=Path, required=True, help="the positions file")
-    parser.add_argument("--count", type=int, default=200, help="positions (200)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random games (0)")
-    args = parser.parse_args()
-    start = time.perf_counter()
-    positions = critical_positions(args.count, args.seed)
-    seconds = round(time.perf_counter() - start, 1)
-    save_positions(
-        positions, args.out, count=args.count, seed=args.seed, plies=list(PLIES),
-        seconds=seconds, **provenance(),
-    )  # fmt: skip
-    print(f"{len(positions)} positions solved in {seconds} s: {args.out}")
-
-
-if __name__ == "__main__":
-    _main()
