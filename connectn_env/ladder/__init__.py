@@ -27,7 +27,7 @@ from connectn_env.ladder.ladderfile import (
     save_ladder,
     shipped_ladder,
 )
-from connectn_env.ladder.levels import level_rung, level_spec, levels
+from connectn_env.ladder.levels import level_rung, level_spec, levels, levels_key
 from connectn_env.ladder.movequality import MoveQuality, move_quality
 from connectn_env.ladder.rungs import Rung, ladder_rungs
 from connectn_env.ladder.sprt import SPRTResult, sprt
@@ -52,6 +52,7 @@ __all__ = [
     "level_rung",
     "level_spec",
     "levels",
+    "levels_key",
     "load_ladder",
     "move_quality",
     "save_ladder",
