@@ -132,6 +132,7 @@ def test_the_window_shows_the_level_and_plus_and_minus_change_it():
         shown = "\n".join(window.frame.shown)
         assert "+/- level" in window.frame.key_help
         assert "Playing level 1: random, Elo +0 (levels 1 to 10, connect_n_6x6 ladder)." in shown
+        assert "You (X) to move   against level 1: random, Elo +0" in window.frame.shown
         press(window, pygame.K_MINUS)
         assert window.message == "Level 1 is the lowest."
         press(window, pygame.K_PLUS)  # no move yet: at once

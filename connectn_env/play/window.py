@@ -318,7 +318,8 @@ class PlayWindow:
 
     def bar_text(self) -> str:
         """The status bar under the board: who is to move (``"You (Red) to move"``, ``"AI
-        (mcts) to move"``) or who won, and the disc count in Othello."""
+        (mcts) to move"``) or who won, the disc count in Othello, and the level played
+        (``"against level 3: uct-100, Elo +626"``) when the AI is not named already."""
         session, state = self.session, self.session.state
         moves = state.move_number
         after = f"after {moves} move{'s' * (moves != 1)}"
@@ -331,7 +332,11 @@ class PlayWindow:
         else:
             text = f"{self.side_name(state.current_player())} to move"
         score = session.score_text(self.names)
-        return text if score is None else f"{text}   {score}"
+        if score is not None:
+            text += f"   {score}"
+        if self.levels is not None and self.opponent not in text:
+            text += f"   against {self.opponent}"
+        return text
 
     def side_name(self, player: int) -> str:
         """``"You (Red)"``, ``"AI (mcts)"``, or the colour alone when two people play."""
