@@ -236,6 +236,7 @@ class PlayWindow:
         if self.thinker.agent is not self.session.agent:
             self._stop_thinking()
             self.thinker = Thinker(self.session.agent)
+            self._failed = None  # the new agent may move where the last one failed
 
     def _ask_hint(self) -> None:
         session = self.session
