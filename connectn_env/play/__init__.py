@@ -12,12 +12,15 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from connectn_env.play.notation import move_format, move_name, parse_move
 from connectn_env.play.session import Analysis, GameSession
 from connectn_env.play.thinking import Answer, Status, Thinker, think
 from connectn_env.play.ui import choose_ui, display_problem
+
+if TYPE_CHECKING:
+    from connectn_env.play.levels import PlayLevels
 
 HUMAN = "human"
 
@@ -91,7 +94,7 @@ def run_replay(record: Any, args: argparse.Namespace) -> int:
 
 
 def _recorder(
-    directory: str | Path, opponent: str, seed: int | None, levels: Any = None
+    directory: str | Path, opponent: str, seed: int | None, levels: PlayLevels | None = None
 ) -> Callable[[GameSession], None]:
     """Saves each finished game of a session into ``directory`` (JSON; SGF too for Gomoku
     and Hex) and says where; with ``levels`` (``PlayLevels``), the level played then."""
