@@ -1,25 +1,27 @@
 """Connect Four move quality, judged by a perfect solver.
 
-Positions: 10 to 22 plies into uniformly random games (seeded), kept when some legal move
-changes the game-theoretic result (a won or drawn position with a move that does worse). Each
-agent picks a move in each position, with the given seconds per move; the solver
-(:class:`connectn_env.games.connect_n.solver.Connect4Solver`) says whether the move keeps the
-result (same sign of score as the best move) and whether it is a best move (the highest
-score: the fastest win, or the longest resistance). Agents: ``MCTSAgent`` with its defaults
-(and any extra ``--agent`` spec, ``{t}`` standing for the seconds), and OpenSpiel's C++
-``MCTSBot`` (UCT, c = 1.4, random roll-outs, solver on) with ``max_wall_clock_time`` set to
-the same seconds. Each agent starts afresh at each position (no tree from earlier moves).
+Positions: the shipped set of ``connectn evaluate connect_four CANDIDATE --positions``
+(:mod:`connectn_env.ladder.positions`: 200 positions 10 to 22 plies into uniformly random
+games, seed 0, kept when some legal move changes the game-theoretic result), or ``--positions
+N`` new ones solved now. Each agent picks a move in each position, with the given seconds per
+move; the solver's scores (:class:`connectn_env.games.connect_n.solver.Connect4Solver`) say
+whether the move keeps the result (same sign of score as the best move) and whether it is a
+best move (the highest score: the fastest win, or the longest resistance). Agents:
+``MCTSAgent`` with its defaults (and any extra ``--agent`` spec, ``{t}`` standing for the
+seconds), and OpenSpiel's C++ ``MCTSBot`` (UCT, c = 1.4, random roll-outs, solver on) with
+``max_wall_clock_time`` set to the same seconds. Each agent starts afresh at each position
+(no tree from earlier moves).
 
 Usage::
 
-    python benchmarks/connect4_move_quality.py --positions 200 --seconds 0.1 1
+    python benchmarks/connect4_move_quality.py --seconds 0.1 1
     python benchmarks/connect4_move_quality.py --agent "mcts:time={t},preset=uct" --seconds 1
+    python benchmarks/connect4_move_quality.py --positions 200 --save FILE  # the shipped set
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
@@ -28,67 +30,29 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from opponents import OpenSpielMCTS
-
 from connectn_env import connect_n_v0
-from connectn_env.games.connect_n.solver import Connect4Solver
+from connectn_env.elo import wilson
+from connectn_env.ladder.positions import (
+    PLIES,
+    Position,
+    critical_positions,
+    load_positions,
+    save_positions,
+)
+from connectn_env.ladder.provenance import provenance
 from connectn_env.specs import parse_agent_spec
 
-MIN_PLY, MAX_PLY = 10, 22
 
-
-def _sign(x: int) -> int:
-    return (x > 0) - (x < 0)
-
-
-def critical_positions(
-    count: int, seed: int, solver: Connect4Solver
-) -> list[tuple[list[int], dict[int, int]]]:
-    """``count`` positions (move lists) where some move changes the result, with the
-    solver's score of every legal move."""
-    rng = np.random.default_rng(seed)
-    found: list[tuple[list[int], dict[int, int]]] = []
-    while len(found) < count:
-        plies = int(rng.integers(MIN_PLY, MAX_PLY + 1))
-        env = connect_n_v0.env()
-        env.reset()
-        state = env.unwrapped.game_state
-        moves: list[int] = []
-        while len(moves) < plies and not state.is_terminal():
-            action = int(rng.choice(state.legal_actions()))
-            env.step(action)
-            moves.append(action)
-        if state.is_terminal():
-            continue
-        scores = solver.move_scores(moves)
-        best = max(scores.values())
-        if any(_sign(s) != _sign(best) for s in scores.values()):
-            found.append((moves, scores))
-    return found
-
-
-def wilson(successes: int, n: int) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    z = 1.96
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
-def judge(choose, positions) -> tuple[int, int, float]:
+def judge(choose, positions: list[Position]) -> tuple[int, int, float]:
     """(moves keeping the result, best moves, median seconds per move) of ``choose(moves)``."""
     kept = best = 0
     seconds = []
-    for moves, scores in positions:
+    for position in positions:
         start = time.perf_counter()
-        column = choose(moves)
+        column = choose(list(position.moves))
         seconds.append(time.perf_counter() - start)
-        value = max(scores.values())
-        kept += _sign(scores[column]) == _sign(value)
-        best += scores[column] == value
+        kept += position.keeps(column)
+        best += position.is_best(column)
     return kept, best, float(np.median(seconds))
 
 
@@ -104,6 +68,8 @@ def our_chooser(spec: str, seed: int):
 
 
 def openspiel_chooser(seconds: float, seed: int):
+    from opponents import OpenSpielMCTS
+
     bot = OpenSpielMCTS("connect_four", seconds=seconds, seed=seed)
 
     def choose(moves: list[int]) -> int:
@@ -117,19 +83,33 @@ def openspiel_chooser(seconds: float, seed: int):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument(
+        "--positions", type=int, help="solve this many new positions (default: the shipped 200)"
+    )
     parser.add_argument("--seconds", type=float, nargs="+", default=[0.1, 1.0])
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="seed of --positions' games")
     parser.add_argument("--agent", action="append", default=[], help="extra agent spec")
     parser.add_argument("--no-openspiel", action="store_true")
+    parser.add_argument("--save", type=Path, help="write --positions' set there and stop")
     args = parser.parse_args()
-    solver = Connect4Solver()
+    if args.save is not None and args.positions is None:
+        parser.error("--save writes the positions of --positions N")
     start = time.perf_counter()
-    positions = critical_positions(args.positions, args.seed, solver)
-    print(
-        f"{len(positions)} positions ({MIN_PLY}-{MAX_PLY} plies into random games, seed "
-        f"{args.seed}) solved in {time.perf_counter() - start:.0f} s"
-    )
+    if args.positions is None:
+        positions = load_positions()
+        print(f"{len(positions)} shipped positions (connectn_env.ladder.positions)")
+    else:
+        positions = critical_positions(args.positions, args.seed)
+        print(
+            f"{len(positions)} positions ({PLIES[0]}-{PLIES[1]} plies into random games, seed "
+            f"{args.seed}) solved in {time.perf_counter() - start:.0f} s"
+        )
+    if args.save is not None:
+        seconds = round(time.perf_counter() - start, 1)
+        about = {"count": args.positions, "seed": args.seed, "plies": list(PLIES)}
+        save_positions(positions, args.save, **about, seconds=seconds, **provenance())
+        print(f"written: {args.save}")
+        return
     print("| agent | s/move | result kept | 95% CI | best move | 95% CI | median s/move |")
     print("|---|---:|---:|---|---:|---|---:|")
     n = len(positions)
@@ -144,8 +124,8 @@ def main() -> None:
             agents.append((f"OpenSpiel MCTSBot, {seconds:g} s", openspiel_chooser(seconds, 1)))
         for name, choose in agents:
             kept, best, median = judge(choose, positions)
-            k_low, k_high = wilson(kept, n)
-            b_low, b_high = wilson(best, n)
+            k_low, k_high = wilson(kept / n, n)
+            b_low, b_high = wilson(best / n, n)
             print(
                 f"| {name} | {seconds:g} | {kept / n:.1%} | [{k_low:.1%}, {k_high:.1%}] | "
                 f"{best / n:.1%} | [{b_low:.1%}, {b_high:.1%}] | {median:.2f} |",

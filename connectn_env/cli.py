@@ -2,7 +2,7 @@
 
 Subcommands::
 
-    connectn play GAME [game options] [--opponent SPEC] [--human-first | --ai-first]
+    connectn play GAME [game options] [--opponent SPEC | --level N] [--human-first | --ai-first]
                   [--seed N] [--ui window|terminal|auto] [--record DIR]
     connectn arena GAME [game options] SPEC SPEC [SPEC ...] [--games N] [--workers K]
                    [--seed N] [--move-timeout S] [--out FILE.jsonl] [--json FILE]
@@ -10,6 +10,7 @@ Subcommands::
     connectn evaluate GAME [game options] CANDIDATE [--games N | --minutes M] [--workers K]
                       [--ray ADDRESS] [--json FILE] [--results FILE] [--ladder FILE]
                       [--vs B --sprt ELO0,ELO1 [--alpha A] [--beta B] [--max-games N]]
+    connectn evaluate connect_four CANDIDATE --positions [--json FILE]
     connectn ladder build GAME [game options] [--games-per-pair N] [--workers K]
                           [--ray ADDRESS] [--out FILE] [--results FILE] [--hold]
     connectn ladder show GAME [game options] [--file FILE]
@@ -19,8 +20,8 @@ Subcommands::
     connectn demo GAME [game options] [--seed N]
     connectn train GAME [game options] --out RUN_DIR [--minutes N] [--games N] [--resume]
                    [--device cpu|cuda] [--workers K] [--ray ADDRESS] [training options]
-    connectn gtp hex [--size N] [--swap] [--opponent SPEC] [--seed N]
-    connectn pbrain [--opponent SPEC] [--seed N]
+    connectn gtp hex [--size N] [--swap] [--opponent SPEC | --level N] [--seed N]
+    connectn pbrain [--opponent SPEC | --level N] [--seed N]
 
 GAME is a name of the game registry (``connectn play --help`` lists them); its options are
 the game's parameters (``connectn play hex --help``).
@@ -32,6 +33,8 @@ What ``connectn_env.play.run_play(args)`` receives (an ``argparse.Namespace``):
   are there too.
 - ``args.opponent``: :class:`connectn_env.specs.AgentSpec` (parsed and validated, default
   ``mcts:time=1.0``; ``human`` means two people share the board). ``.build(seed)``.
+- ``args.level``: int or None (``--level N``: a level of the game's ladder; ``opponent``
+  is then that level's spec).
 - ``args.human_first``: bool (default True; ``--ai-first`` sets False).
 - ``args.seed``: int or None.
 - ``args.ui``: ``"window"``, ``"terminal"`` or ``"auto"`` (default).
@@ -58,8 +61,9 @@ import numpy as np
 
 from connectn_env.arena.tournament import MAX_MOVE_TIMEOUT, MAX_WORKERS
 from connectn_env.envs.base import BoardGameEnv
-from connectn_env.gameoptions import add_game_parsers, game_config_from_args
+from connectn_env.gameoptions import add_game_parsers, ascii_int, game_config_from_args
 from connectn_env.games.compile_notice import compile_notices, worker_notices_on_stderr
+from connectn_env.games.config import GameConfig
 from connectn_env.safetext import printable
 from connectn_env.specs import AgentSpec, parse_agent_spec
 from connectn_env.train_command import add_train_options
@@ -171,13 +175,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     def play_options(sub: argparse.ArgumentParser) -> None:
         sub.epilog = SPEC_HELP
-        sub.add_argument(
+        opponent = sub.add_mutually_exclusive_group()
+        opponent.add_argument(
             "--opponent",
             type=_spec(allow_human=True),
             default=parse_agent_spec(DEFAULT_OPPONENT),
             metavar="SPEC",
             help=f"the AI, an agent spec (default {DEFAULT_OPPONENT}); human: two people play",
         )
+        _add_level_option(opponent)
         order = sub.add_mutually_exclusive_group()
         order.add_argument(
             "--human-first",
@@ -286,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--size", type=_positive_int, default=11, help="board side until boardsize (11)"
     )
     gtp.add_argument("--swap", action="store_true", help="swap (pie) rule: swap-pieces is legal")
-    _add_agent_options(gtp, DEFAULT_OPPONENT)
+    _add_agent_options(gtp, DEFAULT_OPPONENT, "Hex at --size, rated without the swap rule")
 
     pbrain = add_command(
         "pbrain",
@@ -296,7 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
         "agent thinks within INFO timeout_turn and its share of INFO time_left.",
         epilog=SPEC_HELP,
     )
-    _add_agent_options(pbrain, DEFAULT_PBRAIN_OPPONENT)
+    _add_agent_options(pbrain, DEFAULT_PBRAIN_OPPONENT, "Gomoku 15 x 15")
     return parser
 
 
@@ -333,16 +339,27 @@ def _add_yardstick_commands(add_command) -> None:
     add_game_parsers(show, add_ladder_show_options, _formatter)
 
 
-def _add_agent_options(parser: argparse.ArgumentParser, default: str) -> None:
-    """--opponent and --seed of the protocol engines."""
-    parser.add_argument(
+def _add_agent_options(parser: argparse.ArgumentParser, default: str, ladder: str) -> None:
+    """--opponent, --level and --seed of the protocol engines (``ladder``: whose levels)."""
+    agent = parser.add_mutually_exclusive_group()
+    agent.add_argument(
         "--opponent",
         type=_spec(allow_human=False),
         default=parse_agent_spec(default),
         metavar="SPEC",
         help=f"the engine's agent, an agent spec (default {default})",
     )
+    _add_level_option(agent, f" ({ladder})")
     parser.add_argument("--seed", type=_seed, default=None, help="seed of the agent (>= 0)")
+
+
+def _add_level_option(group: argparse._MutuallyExclusiveGroup, ladder: str = "") -> None:
+    group.add_argument(
+        "--level",
+        type=ascii_int,
+        metavar="N",
+        help=f"a level of the game's ladder{ladder} instead: 1 is the weakest rung",
+    )
 
 
 def demo(args: argparse.Namespace) -> int:
@@ -408,6 +425,7 @@ def pbrain_main() -> int:
 def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         if args.command in ("gtp", "pbrain"):
+            _choose_level(parser, args)
             return run_protocol(args)
         if args.command == "replay":
             from connectn_env.play import run_replay
@@ -441,6 +459,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 return run_train_command(
                     args, lambda message: parser.exit(2, f"connectn train: error: {message}\n")
                 )
+        if args.command == "play":
+            _choose_level(parser, args)
         try:
             for spec in _agent_specs(args):
                 spec.check_game(args.game_config)
@@ -479,6 +499,27 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             parser.exit(stop.code, "\nterminated\n")
         raise
     return 2
+
+
+def _choose_level(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``--level N``: ``args.opponent`` becomes the spec of that level of the game played
+    (``connectn gtp hex``: the Hex ladder of ``--size``, rated without the swap rule;
+    ``connectn pbrain``: Gomoku 15 x 15); a game without levels or a level out of range
+    ends the command with the reason."""
+    if args.level is None:
+        return
+    from connectn_env.ladder import level_spec
+
+    if args.command == "gtp":
+        game = GameConfig("hex", {"rows": args.size, "cols": args.size})
+    elif args.command == "pbrain":
+        game = GameConfig("gomoku")
+    else:
+        game = args.game_config
+    try:
+        args.opponent = parse_agent_spec(level_spec(game, args.level), allow_human=False)
+    except ValueError as error:
+        parser.exit(2, printable(f"connectn {args.command}: error: {error}\n", newlines=True))
 
 
 def _agent_specs(args: argparse.Namespace) -> list[AgentSpec]:

@@ -24,10 +24,19 @@ class Progress:
         total: Games to play.
         stream: Where to write (default ``sys.stderr``).
         enabled: False to print nothing.
+        unit: What is counted (``"games"``).
     """
 
-    def __init__(self, total: int, stream: TextIO | None = None, *, enabled: bool = True) -> None:
+    def __init__(
+        self,
+        total: int,
+        stream: TextIO | None = None,
+        *,
+        enabled: bool = True,
+        unit: str = "games",
+    ) -> None:
         self.total = total
+        self.unit = unit
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled and total > 0
         self.done = 0
@@ -71,7 +80,8 @@ class Progress:
         left = (self.total - self.done) / rate if rate > 0 else float("inf")
         filled = _BAR_WIDTH * self.done // max(self.total, 1)
         bar = "#" * filled + "-" * (_BAR_WIDTH - filled)
-        return f"[{bar}] {self.done}/{self.total} games  {rate:.2f} games/s  ETA {_clock(left)}"
+        unit = self.unit
+        return f"[{bar}] {self.done}/{self.total} {unit}  {rate:.2f} {unit}/s  ETA {_clock(left)}"
 
 
 def _clock(seconds: float) -> str:

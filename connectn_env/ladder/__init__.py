@@ -9,6 +9,8 @@ any agent or policy on it, an SPRT A/B mode, and difficulty levels.
 - :mod:`~connectn_env.ladder.evaluation`: ``evaluate`` (``connectn evaluate``).
 - :mod:`~connectn_env.ladder.sprt`: the A/B test (``connectn evaluate --vs --sprt``).
 - :mod:`~connectn_env.ladder.levels`: levels for players.
+- :mod:`~connectn_env.ladder.positions`, :mod:`~connectn_env.ladder.movequality`: Connect
+  Four move quality on critical positions judged by the solver (``--positions``).
 
 Games run through the arena's machinery (:mod:`connectn_env.arena`): its worker processes,
 Ray pool and resumable results file.
@@ -25,7 +27,8 @@ from connectn_env.ladder.ladderfile import (
     save_ladder,
     shipped_ladder,
 )
-from connectn_env.ladder.levels import level_rung, level_spec, levels
+from connectn_env.ladder.levels import level_rung, level_spec, levels, levels_key
+from connectn_env.ladder.movequality import MoveQuality, move_quality
 from connectn_env.ladder.rungs import Rung, ladder_rungs
 from connectn_env.ladder.sprt import SPRTResult, sprt
 
@@ -36,6 +39,7 @@ __all__ = [
     "Fit",
     "Ladder",
     "LadderRung",
+    "MoveQuality",
     "Rung",
     "RungScore",
     "SPRTResult",
@@ -48,7 +52,9 @@ __all__ = [
     "level_rung",
     "level_spec",
     "levels",
+    "levels_key",
     "load_ladder",
+    "move_quality",
     "save_ladder",
     "shipped_ladder",
     "sprt",

@@ -16,9 +16,10 @@ from connectn_env.arena.outputs import check_output_file, check_separate_files
 from connectn_env.arena.tournament import MAX_WORKERS
 from connectn_env.atomic_write import write_text_atomically
 from connectn_env.ladder.build import build_ladder
-from connectn_env.ladder.evaluation import DEFAULT_GAMES, evaluate
+from connectn_env.ladder.evaluation import DEFAULT_GAMES, Evaluation, evaluate
 from connectn_env.ladder.games import ladder_key
 from connectn_env.ladder.ladderfile import load_ladder, shipped_ladder
+from connectn_env.ladder.movequality import MoveQuality, move_quality
 from connectn_env.ladder.sprt import DEFAULT_MAX_GAMES, SPRTResult, sprt
 
 __all__ = [
@@ -87,6 +88,12 @@ def add_evaluate_options(
         "--results", type=Path, metavar="FILE", help="the games, JSON lines; a rerun resumes"
     )
     sub.add_argument("--ladder", type=Path, metavar="FILE", help="a ladder file (default: shipped)")
+    sub.add_argument(
+        "--positions",
+        action="store_true",
+        help="Connect Four: the share of moves keeping the result, and of best moves, on "
+        "200 critical positions judged by the solver",
+    )
     sub.add_argument("--vs", metavar="B", help="A/B mode: play CANDIDATE against B (an SPRT)")
     sub.add_argument(
         "--sprt", type=_bounds, metavar="ELO0,ELO1", help="the SPRT's Elo bounds (with --vs)"
@@ -178,12 +185,35 @@ def run_ladder_command(args: argparse.Namespace) -> int:
 
 
 def run_evaluate_command(args: argparse.Namespace) -> int:
-    """``connectn evaluate``: a rating on the ladder, or the A/B test with ``--vs``."""
-    if (args.vs is None) != (args.sprt is None):
-        raise ValueError("--vs B and --sprt ELO0,ELO1 go together (A/B mode)")
+    """``connectn evaluate``: a rating on the ladder, the A/B test with ``--vs``, or the
+    move quality with ``--positions``."""
     if args.json is not None:
         check_output_file(args.json, "--json", "a file for the result")
         check_separate_files(("--results", args.results), ("--json", args.json))
+    result = _move_quality(args) if args.positions else _games(args)
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomically(args.json, json.dumps(result.to_json(), indent=2) + "\n")
+    return 0
+
+
+def _move_quality(args: argparse.Namespace) -> MoveQuality:
+    """``--positions``: the candidate's move quality on the shipped positions."""
+    games_only = ("vs", "sprt", "games", "minutes", "ladder", "results", "workers", "ray")
+    given = [f"--{name}" for name in games_only if getattr(args, name) is not None]
+    if given:
+        raise ValueError(f"--positions judges one move per position: not with {', '.join(given)}")
+    result = move_quality(
+        args.candidate, game=args.game_config, seed=args.seed, progress=not args.no_progress
+    )
+    print(result.table())
+    return result
+
+
+def _games(args: argparse.Namespace) -> SPRTResult | Evaluation:
+    """The rating on the ladder, or the A/B test with ``--vs``."""
+    if (args.vs is None) != (args.sprt is None):
+        raise ValueError("--vs B and --sprt ELO0,ELO1 go together (A/B mode)")
     with exit_on_termination():
         if args.vs is not None:
             if args.games is not None or args.minutes is not None:
@@ -220,10 +250,7 @@ def run_evaluate_command(args: argparse.Namespace) -> int:
                 progress=not args.no_progress,
             )
             print(result.table())
-    if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomically(args.json, json.dumps(result.to_json(), indent=2) + "\n")
-    return 0
+    return result
 
 
 class _Reporter:

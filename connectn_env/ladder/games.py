@@ -7,7 +7,7 @@ from typing import Any
 from connectn_env.games import BoardGame
 from connectn_env.games.config import GameConfig
 
-__all__ = ["LADDER_GAMES", "ladder_game", "ladder_key"]
+__all__ = ["LADDER_GAMES", "command_game", "ladder_game", "ladder_key"]
 
 LADDER_GAMES: dict[str, GameConfig] = {
     "connect_four": GameConfig("connect_four"),
@@ -59,3 +59,19 @@ def ladder_key(game: Any) -> str:
 def ladder_game(key: str) -> GameConfig:
     """The game of ladder ``key`` (see :func:`ladder_key` for what it accepts)."""
     return LADDER_GAMES[ladder_key(key)]
+
+
+def command_game(key: str) -> str:
+    """GAME and the options that differ from its defaults on the command line, for ladder
+    ``key``: ``"connect_n --rows 6 --cols 6 --no-gravity"`` for ``connect_n_6x6``."""
+    config = LADDER_GAMES[key]
+    defaults = GameConfig(config.name).params
+    words = [config.name]
+    for name, value in config.params.items():
+        if value == defaults[name]:
+            continue
+        if isinstance(value, bool):
+            words.append(f"--{name}" if value else f"--no-{name}")
+        else:
+            words += [f"--{name}", str(value)]
+    return " ".join(words)

@@ -38,6 +38,7 @@ __all__ = [
     "LadderRung",
     "load_ladder",
     "save_ladder",
+    "shipped_keys",
     "shipped_ladder",
     "shipped_path",
 ]
@@ -225,6 +226,11 @@ def shipped_path(game: Any) -> Path:
     return DATA / f"{ladder_key(game)}.json"
 
 
+def shipped_keys() -> list[str]:
+    """The keys of the games whose ladder ships (has a file in :data:`DATA`)."""
+    return [key for key in LADDER_GAMES if (DATA / f"{key}.json").exists()]
+
+
 def shipped_ladder(game: Any) -> Ladder:
     """The ladder shipped for ``game``.
 
@@ -234,7 +240,7 @@ def shipped_ladder(game: Any) -> Ladder:
     key = ladder_key(game)
     path = shipped_path(key)
     if not path.exists():
-        built = sorted(p.stem for p in DATA.glob("*.json")) or ["none"]
+        built = shipped_keys() or ["none"]
         raise ValueError(
             f"no ladder is built for {key} yet (built: {', '.join(built)}); build one with "
             f"connectn ladder build and evaluate against its file (--ladder FILE)"

@@ -1,23 +1,49 @@
 """Difficulty levels for players, read from a game's shipped ladder: level 1 is the weakest
 rung (the one a beginner beats), the highest level the strongest rung, by fitted rating.
-"Level 5" of a game is then the same agent everywhere that uses this module."""
+"Level 5" of a game is then the same agent everywhere that uses this module: ``connectn play
+--level``, ``connectn gtp`` and ``connectn pbrain``, Python."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from connectn_env.ladder.ladderfile import LadderRung, shipped_ladder
+from connectn_env.ladder.games import command_game, ladder_key
+from connectn_env.ladder.ladderfile import LadderRung, shipped_keys, shipped_ladder
 
-__all__ = ["level_rung", "level_spec", "levels"]
+__all__ = ["level_rung", "level_spec", "levels", "levels_key"]
 
 
 def levels(game: Any) -> list[LadderRung]:
     """The rungs of ``game``'s shipped ladder as levels: ``levels(game)[0]`` is level 1.
 
     Raises:
-        ValueError: an unknown game, or a game without a shipped ladder.
+        TypeError: ``game`` is not a game (see ``ladder_key``).
+        ValueError: an unknown game, or a game without a shipped ladder (the message names
+            the games that have one).
     """
-    return shipped_ladder(game).by_rating()
+    return shipped_ladder(levels_key(game)).by_rating()
+
+
+def levels_key(game: Any) -> str:
+    """The ladder key of ``game`` if its ladder ships (and with it, levels).
+
+    Raises:
+        TypeError: ``game`` is not a game (see ``ladder_key``).
+        ValueError: no shipped ladder for ``game``; the message names the games with one.
+    """
+    try:
+        key = ladder_key(game)
+    except ValueError:
+        key = None
+    shipped = shipped_keys()
+    if key in shipped:
+        return key
+    what = key or (repr(game[:100]) if isinstance(game, str) else str(game))
+    with_levels = "; ".join(f"{k} (connectn play {command_game(k)})" for k in shipped)
+    raise ValueError(
+        f"no levels for {what}: levels come from a game's shipped ladder, and the games with "
+        f"one are: {with_levels or 'none yet'}"
+    )
 
 
 def level_rung(game: Any, level: int) -> LadderRung:
@@ -32,7 +58,9 @@ def level_rung(game: Any, level: int) -> LadderRung:
         raise TypeError(f"level must be an int, got {level!r} of type {type(level).__name__}")
     rungs = levels(game)
     if not 1 <= level <= len(rungs):
-        raise ValueError(f"level must be from 1 to {len(rungs)} for {game!r}, got {level}")
+        raise ValueError(
+            f"level must be from 1 to {len(rungs)} for {levels_key(game)}, got {level}"
+        )
     return rungs[level - 1]
 
 

@@ -12,12 +12,15 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from connectn_env.play.notation import move_format, move_name, parse_move
 from connectn_env.play.session import Analysis, GameSession
 from connectn_env.play.thinking import Answer, Status, Thinker, think
 from connectn_env.play.ui import choose_ui, display_problem
+
+if TYPE_CHECKING:
+    from connectn_env.play.levels import PlayLevels
 
 HUMAN = "human"
 
@@ -31,21 +34,25 @@ def run_play(args: argparse.Namespace) -> int:
 
     ``args`` has ``game_config`` (a ``GameConfig``; if missing, it is built from ``game``
     and the game's options), ``opponent`` (an
-    ``AgentSpec`` or a spec string; ``human``: two people share the board),
+    ``AgentSpec`` or a spec string; ``human``: two people share the board), optionally
+    ``level`` (an int or None: a level of the game's ladder instead of ``opponent``),
     ``human_first``, ``seed``, ``ui`` (``"window"``, ``"terminal"`` or ``"auto"``) and
     ``record`` (a directory or None). Returns the exit status.
 
     Raises:
-        ValueError: a bad game option, agent spec or ``ui``.
+        ValueError: a bad game option, agent spec, level or ``ui``.
         AgentBuildError: the opponent's spec did not give an agent.
     """
     from connectn_env.gameoptions import game_config_from_args
+    from connectn_env.play.levels import PlayLevels
     from connectn_env.specs import AgentSpec, parse_agent_spec
 
-    spec = args.opponent
+    config = getattr(args, "game_config", None) or game_config_from_args(args)
+    level = getattr(args, "level", None)
+    levels = None if level is None else PlayLevels(config, level, seed=args.seed)
+    spec = args.opponent if levels is None else levels.rung.spec
     if not isinstance(spec, AgentSpec):
         spec = parse_agent_spec(spec)
-    config = getattr(args, "game_config", None) or game_config_from_args(args)
     ui, note = choose_ui(args.ui)
     try:
         agent = spec.build(args.seed)
@@ -53,7 +60,7 @@ def run_play(args: argparse.Namespace) -> int:
         raise AgentBuildError(
             f"the opponent {spec} cannot be built: {type(error).__name__}: {error}"
         ) from error
-    recorder = None if args.record is None else _recorder(args.record, str(spec), args.seed)
+    recorder = None if args.record is None else _recorder(args.record, str(spec), args.seed, levels)
     session = GameSession(
         config.make_env(), agent, human_player=0 if args.human_first else 1, on_game_over=recorder
     )
@@ -62,11 +69,12 @@ def run_play(args: argparse.Namespace) -> int:
     if ui == "window":
         from connectn_env.play.window import run_window
 
-        title = f"connectn play: {session.game.title} against {spec}"
-        return run_window(session, title=title, opponent=str(spec))
+        against = spec if levels is None else f"levels 1 to {len(levels.rungs)}"
+        title = f"connectn play: {session.game.title} against {against}"
+        return run_window(session, title=title, opponent=str(spec), levels=levels)
     from connectn_env.play.terminal import run_terminal
 
-    return run_terminal(session, opponent=str(spec))
+    return run_terminal(session, opponent=str(spec), levels=levels)
 
 
 def run_replay(record: Any, args: argparse.Namespace) -> int:
@@ -86,19 +94,22 @@ def run_replay(record: Any, args: argparse.Namespace) -> int:
 
 
 def _recorder(
-    directory: str | Path, opponent: str, seed: int | None
+    directory: str | Path, opponent: str, seed: int | None, levels: PlayLevels | None = None
 ) -> Callable[[GameSession], None]:
     """Saves each finished game of a session into ``directory`` (JSON; SGF too for Gomoku
-    and Hex) and says where."""
+    and Hex) and says where; with ``levels`` (``PlayLevels``), the level played then."""
     from connectn_env.records import GameRecord, save_record
 
     def save(session: GameSession) -> None:
         players = [HUMAN, HUMAN]
+        meta = {"seed": seed, "program": "connectn play"}
+        name = opponent
+        if levels is not None:
+            name = levels.rung.spec
+            meta.update(level=levels.level, ladder=levels.key)
         if session.agent is not None:
-            players[session.ai_player] = opponent
-        record = GameRecord.from_state(
-            session.state, players=tuple(players), meta={"seed": seed, "program": "connectn play"}
-        )
+            players[session.ai_player] = name
+        record = GameRecord.from_state(session.state, players=tuple(players), meta=meta)
         paths = save_record(record, directory)
         print(f"Game saved: {', '.join(str(p) for p in paths)}", file=sys.stderr, flush=True)
 

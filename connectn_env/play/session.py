@@ -168,6 +168,17 @@ class GameSession:
         """Start again from the empty board; the person keeps their side."""
         self._replay([])
 
+    def replace_agent(self, agent: Any) -> None:
+        """Play on against ``agent`` (with ``act(env)``), a new level say; the position and
+        the person's side stay.
+
+        Raises:
+            TypeError: ``agent`` has no ``act(env)`` method.
+        """
+        if not callable(getattr(agent, "act", None)):
+            raise TypeError(f"agent must have an act(env) method, got {agent!r}")
+        self.agent = agent
+
     def switch_sides(self) -> None:
         """The person takes over the other side; the game goes on from this position."""
         self.human_player = 1 - self.human_player

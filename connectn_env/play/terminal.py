@@ -5,9 +5,11 @@ from __future__ import annotations
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from connectn_env.play.compile_notes import CompileNotes
+from connectn_env.play.levels import PlayLevels
 from connectn_env.play.notation import move_format, move_name, parse_move
 from connectn_env.play.session import HINT, MOVE, GameSession
 from connectn_env.play.thinking import think
@@ -16,7 +18,7 @@ from connectn_env.render.style import load_style
 from connectn_env.safetext import printable
 
 NAMES = (STONE_CHARS[1], STONE_CHARS[2])
-COMMANDS = ("undo", "new", "hint", "analyse", "switch", "help", "quit")
+COMMANDS = ("undo", "new", "hint", "analyse", "switch", "level [N]", "help", "quit")
 PROGRESS_EVERY = 0.25  # seconds between progress lines on a terminal
 QUIT, CHANGED, SAME = "quit", "changed", "same"
 HELP_WIDTH = 79  # introduction and help lines are wrapped to this many characters
@@ -35,6 +37,9 @@ class TerminalGame:
         opponent: How the agent is introduced (for example its spec).
         title: The game's name for the first line (default: the game's ``title``, for
             example ``"Hex 7 x 7 (swap rule on)"``).
+        levels: The levels of ``connectn play --level``: the opponent is the level played;
+            ``level`` lists them, ``level N`` changes it (at once between games, else from
+            the next game).
     """
 
     def __init__(
@@ -45,12 +50,16 @@ class TerminalGame:
         stdout: TextIO | None = None,
         opponent: str = "the AI",
         title: str | None = None,
+        levels: PlayLevels | None = None,
     ) -> None:
         if not isinstance(session, GameSession):
             raise TypeError(f"session must be a GameSession, got {type(session).__name__}")
         if not isinstance(opponent, str):
             raise TypeError(f"opponent must be a str, got {type(opponent).__name__}")
+        if levels is not None and (not isinstance(levels, PlayLevels) or session.agent is None):
+            raise TypeError(f"levels need PlayLevels and a session with an agent, got {levels!r}")
         self.session = session
+        self.levels = levels
         self.stdin = sys.stdin if stdin is None else stdin
         self.stdout = sys.stdout if stdout is None else stdout
         self.opponent = opponent
@@ -127,8 +136,11 @@ class TerminalGame:
             return CHANGED
         if word == "new":
             session.new_game()
-            self._say("New game.")
+            said = "" if self.levels is None else self._level_change(self.levels.new_game)
+            self._say(f"New game. {said}".strip())
             return CHANGED
+        if word.split()[:1] == ["level"]:
+            return self._level(word.split()[1:])
         if word == "switch":
             session.switch_sides()
             self._say(f"You now play {NAMES[session.human_player]}.")
@@ -149,6 +161,40 @@ class TerminalGame:
             return SAME
         session.play(action)
         return CHANGED
+
+    def _level(self, words: list[str]) -> str:
+        """``level``: the levels, the one played marked; ``level N``: play level N."""
+        if self.levels is None:
+            self._say(
+                f"No levels: the opponent is {self.opponent}. connectn play GAME --level N "
+                "plays a level of the game's ladder."
+            )
+        elif not words:
+            self._say(self._level_list())
+        elif len(words) > 1 or not words[0].isascii() or not words[0].isdigit():
+            top = len(self.levels.rungs)
+            self._say(f"level takes a number from 1 to {top}, not {' '.join(words)!r}.")
+        else:
+            level = int(words[0])
+            self._say(self._level_change(lambda session: self.levels.choose(level, session)))
+        return SAME
+
+    def _level_change(self, change: Callable[[GameSession], str]) -> str:
+        """What ``change(session)`` did to the level, or why it did nothing."""
+        try:
+            return change(self.session)
+        except ValueError as error:
+            return f"{error}."
+
+    def _level_list(self) -> str:
+        levels = self.levels
+        lines = [f"Levels of the {levels.key} ladder (type level N to play level N):"]
+        width = max(len(rung.label) for rung in levels.rungs)
+        for number, rung in enumerate(levels.rungs, start=1):
+            mark = ">" if number == levels.level else "+" if number == levels.pending else " "
+            lines.append(f"{mark} {number:2d}  {rung.label:<{width}}  Elo {rung.rating:+5.0f}")
+        lines.append(levels.describe())
+        return "\n".join(lines)
 
     def _hint(self) -> str:
         if self.session.agent is None:
@@ -236,10 +282,9 @@ class TerminalGame:
             sides = f"Two players at one board: {NAMES[0]} moves first."
         else:
             first = "first" if session.human_player == 0 else "second"
-            sides = (
-                f"You play {NAMES[session.human_player]} (you move {first}). "
-                f"Opponent: {self.opponent}"
-            )
+            levels = self.levels
+            opponent = f"Opponent: {self.opponent}" if levels is None else levels.describe()
+            sides = f"You play {NAMES[session.human_player]} (you move {first}). {opponent}"
         game = self.session.game
         legend = load_style(game.render_style).legend(game.rows, game.cols, NAMES)
         lines = [f"{self.title}: {sides}", *([legend] if legend else [])]
@@ -248,6 +293,8 @@ class TerminalGame:
     def _help(self) -> str:
         needs_agent = ("hint", "analyse")
         commands = [c for c in COMMANDS if c not in needs_agent or self.session.agent is not None]
+        if self.levels is None:
+            commands.remove("level [N]")
         return "\n".join(
             _wrap(line)
             for line in (
@@ -298,9 +345,12 @@ def run_terminal(
     stdout: TextIO | None = None,
     opponent: str = "the AI",
     title: str | None = None,
+    levels: PlayLevels | None = None,
 ) -> int:
     """Play ``session`` on text streams; returns the exit status (see :meth:`TerminalGame.run`)."""
-    return TerminalGame(session, stdin=stdin, stdout=stdout, opponent=opponent, title=title).run()
+    return TerminalGame(
+        session, stdin=stdin, stdout=stdout, opponent=opponent, title=title, levels=levels
+    ).run()
 
 
 __all__ = ["TerminalGame", "run_terminal"]

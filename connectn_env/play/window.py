@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -12,6 +13,7 @@ import pygame
 
 from connectn_env.play.compile_notes import CompileNotes
 from connectn_env.play.frame import PAD, BoardFrame, explain_no_window, run_frames
+from connectn_env.play.levels import PlayLevels
 from connectn_env.play.movelist import LIST_WIDTH, MoveList
 from connectn_env.play.notation import forced_special_action, illegal_move_reason, swap_action
 from connectn_env.play.session import HINT, MOVE, GameSession
@@ -26,6 +28,9 @@ WIN_BANNER, LOSS_BANNER, DRAW_BANNER = (60, 170, 90), (200, 60, 50), (120, 116, 
 WHITE = (255, 255, 255)
 HEAT_LABELS = 5  # the most visited moves get a percentage
 KEY_HELP = "U undo   N new game   S switch sides   H hint   A analysis   Q quit"
+LEVEL_HELP = "   +/- level"
+LEVEL_UP = (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS)  # + is shift-= on many keyboards
+LEVEL_DOWN = (pygame.K_MINUS, pygame.K_KP_MINUS)
 INFO_LINES = 2  # small lines for messages and the analysis caption
 NO_ANALYSIS = "No analysis yet: it appears when the AI searches."
 
@@ -46,12 +51,15 @@ class PlayWindow:
         title: Window title.
         opponent: The agent's name in the status texts (``"AI (mcts:time=1)"``); by
             default its class name.
+        levels: The levels of ``connectn play --level``: the agent is the level played,
+            named by its level, rung and Elo; + and - change the level (at once between
+            games, else from the next game).
 
     Attributes:
         session: The game.
         frame: The window, board picture and text lines (:class:`BoardFrame`).
         thinker: Runs the agent, or None without an agent.
-        opponent: The agent's name.
+        levels: The levels, or None.
         show_analysis: Whether the analysis heat map is drawn.
         move_list: The move list beside the board (scrolled with the mouse wheel).
         notes: The compile logger's records.
@@ -59,16 +67,25 @@ class PlayWindow:
     """
 
     def __init__(
-        self, session: GameSession, *, title: str = "connectn play", opponent: str | None = None
+        self,
+        session: GameSession,
+        *,
+        title: str = "connectn play",
+        opponent: str | None = None,
+        levels: PlayLevels | None = None,
     ) -> None:
         if not isinstance(session, GameSession):
             raise TypeError(f"session must be a GameSession, got {type(session).__name__}")
         if opponent is not None and not isinstance(opponent, str):
             raise TypeError(f"opponent must be a str or None, got {type(opponent).__name__}")
+        if levels is not None and (not isinstance(levels, PlayLevels) or session.agent is None):
+            raise TypeError(f"levels need PlayLevels and a session with an agent, got {levels!r}")
         self.session = session
         self.thinker = None if session.agent is None else Thinker(session.agent)
-        self.opponent = opponent or type(session.agent).__name__
+        self.levels = levels
+        self._opponent = opponent or type(session.agent).__name__
         key_help = KEY_HELP if self.thinker is not None else KEY_HELP.replace("   H hint", "")
+        key_help += LEVEL_HELP if levels is not None else ""
         self.frame = BoardFrame(
             PygameRenderer(session.game),
             title=title,
@@ -84,6 +101,12 @@ class PlayWindow:
         self.hover: int | None = None
         self._message: tuple[tuple[int, ...], str] = ((), "")
         self._failed: tuple[int, ...] | None = None  # the position where the agent failed
+
+    @property
+    def opponent(self) -> str:
+        """The agent's name in the status texts: its level (``"level 3: uct-100, Elo
+        +626"``) when playing levels."""
+        return self._opponent if self.levels is None else self.levels.name()
 
     @property
     def message(self) -> str:
@@ -174,7 +197,8 @@ class PlayWindow:
         return f"{illegal_move_reason(state, action)}."
 
     def key(self, key: int) -> None:
-        """A key press: U undo, N new game, S switch sides, H hint, A analysis, Q/Esc quit."""
+        """A key press: U undo, N new game, S switch sides, H hint, A analysis, + and - the
+        level (when playing levels), Q/Esc quit."""
         session = self.session
         if key in (pygame.K_q, pygame.K_ESCAPE):
             self.running = False
@@ -189,12 +213,30 @@ class PlayWindow:
             self._stop_thinking()
             session.new_game()
             self.message = "New game."
+            if self.levels is not None:
+                self._change_level(lambda: self.levels.new_game(session), "New game.")
         elif key == pygame.K_s:
             self._stop_thinking()
             session.switch_sides()
             self.message = f"You now play {self.names[session.human_player]}."
         elif key == pygame.K_h:
             self._ask_hint()
+        elif self.levels is not None and key in LEVEL_UP + LEVEL_DOWN:
+            change = 1 if key in LEVEL_UP else -1
+            self._change_level(lambda: self.levels.step(change, session))
+
+    def _change_level(self, change: Callable[[], str], before: str = "") -> None:
+        """Run a level change and say what it did (after ``before``); a new agent gets its
+        own thinker."""
+        try:
+            said = change()
+        except ValueError as error:
+            said = str(error)
+        self.message = " ".join(text for text in (before, said) if text)
+        if self.thinker.agent is not self.session.agent:
+            self._stop_thinking()
+            self.thinker = Thinker(self.session.agent)
+            self._failed = None  # the new agent may move where the last one failed
 
     def _ask_hint(self) -> None:
         session = self.session
@@ -277,7 +319,8 @@ class PlayWindow:
 
     def bar_text(self) -> str:
         """The status bar under the board: who is to move (``"You (Red) to move"``, ``"AI
-        (mcts) to move"``) or who won, and the disc count in Othello."""
+        (mcts) to move"``) or who won, the disc count in Othello, and the level played
+        (``"against level 3: uct-100, Elo +626"``) when the AI is not named already."""
         session, state = self.session, self.session.state
         moves = state.move_number
         after = f"after {moves} move{'s' * (moves != 1)}"
@@ -290,7 +333,11 @@ class PlayWindow:
         else:
             text = f"{self.side_name(state.current_player())} to move"
         score = session.score_text(self.names)
-        return text if score is None else f"{text}   {score}"
+        if score is not None:
+            text += f"   {score}"
+        if self.levels is not None and self.opponent not in text:
+            text += f"   against {self.opponent}"
+        return text
 
     def side_name(self, player: int) -> str:
         """``"You (Red)"``, ``"AI (mcts)"``, or the colour alone when two people play."""
@@ -303,9 +350,10 @@ class PlayWindow:
 
     def info_line(self, status: Status | None = None) -> str:
         """The line under the status line: the message, else (with the analysis shown) what
-        the heat map shows (``status``: the search under way, if any)."""
+        the heat map shows (``status``: the search under way, if any), else the level
+        played."""
         if self.message or not self.show_analysis:
-            return self.message
+            return self.message or ("" if self.levels is None else self.levels.describe())
         if status is not None and status.pi is not None:
             whose = "its move" if status.kind == MOVE else "your hint"
             return (
@@ -498,12 +546,13 @@ def run_window(
     *,
     title: str = "connectn play",
     opponent: str | None = None,
+    levels: PlayLevels | None = None,
     fps: float = 30.0,
 ) -> int:
     """Play ``session`` in a window until the person quits (``opponent``: the agent's name
-    in the status texts); returns 0 (1, with a message on stderr, if no window can be
-    opened)."""
-    window = PlayWindow(session, title=title, opponent=opponent)
+    in the status texts; ``levels``: see :class:`PlayWindow`); returns 0 (1, with a message
+    on stderr, if no window can be opened)."""
+    window = PlayWindow(session, title=title, opponent=opponent, levels=levels)
     problem = window.frame.try_open()
     if problem is not None:
         return explain_no_window(problem)
