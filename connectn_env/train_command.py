@@ -41,7 +41,11 @@ def _device(text: str) -> str:
 
 # option -> (TrainConfig field, type, help); all default to None (= not given)
 _TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
-    "--simulations": ("simulations", int, "PUCT simulations per self-play move (200)"),
+    "--simulations": (
+        "simulations",
+        int,
+        "simulations per self-play move (64 with --selection gumbel, 200 with puct)",
+    ),
     "--games-in-flight": (
         "games_in_flight",
         int,
@@ -52,8 +56,8 @@ _TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
     "--selection": (
         "selection",
         str,
-        "self-play root rule: puct (AlphaZero) or gumbel (Gumbel AlphaZero: sequential "
-        "halving, improved-policy targets, no Dirichlet noise) (puct)",
+        "self-play root rule: gumbel (Gumbel AlphaZero: sequential halving, improved-policy "
+        "targets, no Dirichlet noise) or puct (AlphaZero) (gumbel)",
     ),
     "--full-search-fraction": (
         "full_search_fraction",

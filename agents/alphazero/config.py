@@ -18,12 +18,15 @@ from connectn_env.games.validation import (
     require_number,
 )
 
-__all__ = ["SESSION_FIELDS", "ConfigError", "TrainConfig"]
+__all__ = ["DEFAULT_SIMULATIONS", "SESSION_FIELDS", "ConfigError", "TrainConfig"]
 
 DEVICES = ("cpu", "cuda")
 MAX_CHANNELS = 1024
 MAX_BLOCKS = 64
 PRECISIONS = ("auto", "float32", "bfloat16")
+# Self-play simulations per move by root rule: Gumbel's halving learns more per CPU second with
+# few (64 beat 32 and PUCT's 200 on 6 x 6 at 5 minutes: benchmarks/README.md)
+DEFAULT_SIMULATIONS = {"gumbel": 64, "puct": 200}
 # Settings a resumed run may change: how long, where and on what it runs.
 SESSION_FIELDS = (
     "out",
@@ -66,16 +69,18 @@ class TrainConfig:
             give a fixed one for a reproducible run).
         channels: Convolution channels of the network.
         blocks: Residual blocks of the network.
-        simulations: PUCT simulations per self-play move.
+        simulations: Simulations per self-play move; None: the rule's default
+            (:data:`DEFAULT_SIMULATIONS`: 64 for ``"gumbel"``, 200 for ``"puct"``).
         games_in_flight: Self-play games each worker plays at once (the inference batch).
         moves_per_task: Moves every game of a worker makes between weight updates.
         c_puct: PUCT exploration constant.
-        selection: The self-play search's root rule: ``"puct"`` (AlphaZero: Dirichlet noise,
-            visit counts as the policy target, the first moves sampled by visits) or
-            ``"gumbel"`` (Gumbel AlphaZero: sequential halving at the root, the improved
-            policy as the target, the move halving picked; no Dirichlet noise, no
-            temperature: the Gumbel variables are the exploration). Evaluation and play use
-            PUCT either way.
+        selection: The self-play search's root rule: ``"gumbel"`` (the default: Gumbel
+            AlphaZero, sequential halving at the root, the improved policy as the target,
+            the move halving picked; no Dirichlet noise, no temperature: the Gumbel
+            variables are the exploration) or ``"puct"`` (AlphaZero: Dirichlet noise, visit
+            counts as the policy target, the first moves sampled by visits). Evaluation and
+            play use PUCT either way. A stored config without it (a run started before the
+            rule existed) is ``"puct"``.
         full_search_fraction: Playout cap randomization (KataGo): the share of moves searched
             with ``simulations``; the others get ``fast_simulations`` and train the value only.
             1 (the default): off.
@@ -114,11 +119,11 @@ class TrainConfig:
     precision: str = "auto"
     channels: int = 32
     blocks: int = 3
-    simulations: int = 200
+    simulations: int | None = None
     games_in_flight: int = 128
     moves_per_task: int = 8
     c_puct: float = 1.5
-    selection: str = "puct"
+    selection: str = "gumbel"
     full_search_fraction: float = 1.0
     fast_simulations: int | None = None
     dirichlet_alpha: float | None = None
@@ -181,11 +186,13 @@ class TrainConfig:
             )
         put("channels", require_int("channels", self.channels, 1, MAX_CHANNELS))
         put("blocks", require_int("blocks", self.blocks, 0, MAX_BLOCKS))
+        put("selection", require_choice("selection", self.selection, PUCT_SELECTIONS))
+        if self.simulations is None:
+            put("simulations", DEFAULT_SIMULATIONS[self.selection])
         put("simulations", require_int("simulations", self.simulations, 1, 1_000_000))
         put("games_in_flight", require_int("games_in_flight", self.games_in_flight, 1, 65536))
         put("moves_per_task", require_int("moves_per_task", self.moves_per_task, 1, 100_000))
         put("c_puct", require_number("c_puct", self.c_puct, 0.0))
-        put("selection", require_choice("selection", self.selection, PUCT_SELECTIONS))
         put("full_search_fraction", _fraction("full_search_fraction", self.full_search_fraction))
         if self.fast_simulations is None:
             put("fast_simulations", max(1, self.simulations // 6))
@@ -261,7 +268,8 @@ class TrainConfig:
             raise ConfigError(f"unknown training settings {unknown}")
         game = data["game"]
         try:
-            values = dict(data) | {"game": GameConfig(game["name"], dict(game["params"]))}
+            values = {"selection": "puct"} | dict(data)  # written before the rule existed
+            values |= {"game": GameConfig(game["name"], dict(game["params"]))}
         except (KeyError, TypeError, ValueError) as error:
             raise ConfigError(f"bad game in training config: {game!r} ({error})") from None
         return cls(**(values | changes))
