@@ -91,7 +91,10 @@ def test_az_pretrained_is_an_agent_spec() -> None:
 
 def test_a_game_without_a_network_is_refused_with_the_games_that_have_one() -> None:
     hex9 = REGISTRY["hex"].make(size=9)
-    expected = r"no pretrained network ships for hex\(rows=9,.*games with one: tictactoe"
+    expected = (
+        r"no pretrained network ships for hex\(rows=9,.*games with one: connect_four, .*"
+        r"hex\(rows=7,cols=7,swap=false\), .*tictactoe"
+    )
     with pytest.raises(ValueError, match=expected):
         pretrained_checkpoint(hex9)
     with pytest.raises(ValueError, match="no pretrained network ships"):
