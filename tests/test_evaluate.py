@@ -119,7 +119,11 @@ def test_a_ladder_build_resumes_and_a_new_rung_leaves_the_others_in_place(
     longer = [*RUNGS, Rung("uct-30", "mcts:simulations=30,preset=uct")]
     extended = build_ladder(GAME, games_per_pair=10, rungs=longer, hold=tiny, workers=1)
     assert {label: extended.ratings[label] for label in tiny.labels} == tiny.ratings
+    assert [extended.rung(label).ci95 for label in tiny.labels] == [
+        tiny.rung(label).ci95 for label in tiny.labels
+    ]  # the held rungs keep the intervals they were built with
     assert extended.fixed == tuple(tiny.labels)
+    assert extended.command.startswith(f"{tiny.command}; then ")
     new = [p for p in extended.pairings if "uct-30" in (p.a, p.b)]
     assert [(p.a, p.b, p.games) for p in new] == [
         ("uct-10", "uct-30", 10),

@@ -150,7 +150,9 @@ def test_rungs_are_budgeted_by_simulations_or_depth_and_az_comes_from_the_manife
             assert "time" not in options
         assert {"uct-10", "uct-100", "uct-1k", "uct-10k", "mcts-1k", "mcts-10k"} <= set(labels)
         assert sum(label.startswith("ab-") for label in labels) == 3
-        assert not any(label.startswith("az-") for label in labels)  # no network ships yet
+        assert ("az-200" in labels) is rungs_module._has_pretrained_network(LADDER_GAMES[key])
+    monkeypatch.setattr(rungs_module, "_has_pretrained_network", lambda game: False)
+    assert not any(r.label.startswith("az-") for r in ladder_rungs("hex_7x7"))
     monkeypatch.setattr(rungs_module, "_has_pretrained_network", lambda game: True)
     assert "az-200" in [r.label for r in ladder_rungs("hex_7x7")]
     spec = next(r.spec for r in ladder_rungs("hex_7x7") if r.label == "az-200")

@@ -42,14 +42,14 @@ def test_the_terminal_plays_a_level_lists_them_and_changes_between_games():
     run = connectn("play", *SIX, "--level", "1", "--ui", "terminal", stdin="\n".join(lines) + "\n")
     assert run.returncode == 0, run.stderr
     out = run.stdout
-    assert "Playing level 1: random, Elo +0 (levels 1 to 10, connect_n_6x6 ladder)" in out
+    assert "Playing level 1: random, Elo +0 (levels 1 to 11, connect_n_6x6 ladder)" in out
     assert "Commands: undo, new, hint, analyse, switch, level [N], help, quit." in out
-    assert ">  1  random    Elo    +0" in out and "  10  ab-6" in out
+    assert ">  1  random    Elo    +0" in out and "  11  ab-6" in out
     assert "Now level 2: uct-10, Elo +342." in out  # before the first move: at once
     assert "AI (O) plays" in out and "10 simulations" in out
     assert "From the next game: level 1: random, Elo +0." in out
-    assert "level must be from 1 to 10 for connect_n_6x6, got 0." in out
-    assert "level takes a number from 1 to 10, not 'x'." in out
+    assert "level must be from 1 to 11 for connect_n_6x6, got 0." in out
+    assert "level takes a number from 1 to 11, not 'x'." in out
     assert "New game. Now level 1: random, Elo +0." in out
 
 
@@ -62,8 +62,8 @@ def test_without_levels_the_level_command_says_how_to_get_them():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ([*SIX, "--level", "0"], "level must be from 1 to 10 for connect_n_6x6, got 0"),
-        ([*SIX, "--level", "11"], "level must be from 1 to 10 for connect_n_6x6, got 11"),
+        ([*SIX, "--level", "0"], "level must be from 1 to 11 for connect_n_6x6, got 0"),
+        ([*SIX, "--level", "12"], "level must be from 1 to 11 for connect_n_6x6, got 12"),
         ([*SIX, "--level", "two"], "argument --level: expected an integer, got 'two'"),
         (
             [*SIX, "--level", "2", "--opponent", "random"],
@@ -98,13 +98,13 @@ def test_a_level_change_waits_for_the_next_game_once_a_game_is_under_way():
     levels.choose(4, session)
     session.new_game()
     assert levels.new_game(session) == "Now level 4: uct-1k, Elo +1045." and levels.level == 4
-    with pytest.raises(ValueError, match="level must be from 1 to 10 for connect_n_6x6, got 11"):
-        levels.choose(11, session)
+    with pytest.raises(ValueError, match="level must be from 1 to 11 for connect_n_6x6, got 12"):
+        levels.choose(12, session)
     with pytest.raises(TypeError, match="level must be an int"):
         levels.choose("2", session)
     assert levels.level == 4 and levels.pending is None
-    top_session, top = session_at(10)
-    assert top.step(1, top_session) == "Level 10 is the highest."
+    top_session, top = session_at(11)
+    assert top.step(1, top_session) == "Level 11 is the highest."
 
 
 def test_the_level_played_is_recorded_with_each_game(tmp_path):
@@ -131,7 +131,7 @@ def test_the_window_shows_the_level_and_plus_and_minus_change_it():
         assert window.step()
         shown = "\n".join(window.frame.shown)
         assert "+/- level" in window.frame.key_help
-        assert "Playing level 1: random, Elo +0 (levels 1 to 10, connect_n_6x6 ladder)." in shown
+        assert "Playing level 1: random, Elo +0 (levels 1 to 11, connect_n_6x6 ladder)." in shown
         assert "You (X) to move   against level 1: random, Elo +0" in window.frame.shown
         press(window, pygame.K_MINUS)
         assert window.message == "Level 1 is the lowest."
@@ -191,7 +191,7 @@ def test_gtp_and_pbrain_refuse_bad_levels(tmp_path, monkeypatch, capsys):
     with pytest.raises(SystemExit) as stop:
         run_engine(monkeypatch, capsys, ["pbrain", "--level", "99"], "END\n")
     message = capsys.readouterr().err
-    assert stop.value.code == 2 and "level must be from 1 to 10 for gomoku_15x15, got 99" in message
+    assert stop.value.code == 2 and "level must be from 1 to 11 for gomoku_15x15, got 99" in message
     with pytest.raises(SystemExit):
         run_engine(monkeypatch, capsys, ["gtp", "hex", "--size", "7", "--level", "1"], "quit\n")
     assert "no levels for hex_7x7" in capsys.readouterr().err

@@ -97,6 +97,8 @@ def build_ladder(
     kept = [p for p in (hold.pairings if hold else ()) if {p.a, p.b} <= set(fixed)]
     pairings = kept + played
     fit = fit_ratings(labels, pairings, fixed)
+    held_intervals = {r.label: r.ci95 for r in hold.rungs} if hold else {}
+    intervals = {label: held_intervals.get(label, fit.intervals[label]) for label in labels}
     games = dict.fromkeys(labels, 0)
     for p in pairings:
         games[p.a] += p.games
@@ -106,7 +108,7 @@ def build_ladder(
             rung.label,
             rung.spec,
             fit.ratings[rung.label],
-            fit.intervals[rung.label],
+            intervals[rung.label],  # a held rung keeps the interval it was built with
             games[rung.label],
         )
         for rung in rungs
@@ -120,7 +122,7 @@ def build_ladder(
         games_per_pair=games_per_pair,
         seed=seed,
         fixed=tuple(fixed),
-        command=command,
+        command=f"{hold.command}; then {command}" if hold else command,
         cpu_hours=(seconds + (hold.cpu_hours * 3600 if hold else 0.0)) / 3600,
         provisional=widest > TARGET_HALF_WIDTH or bool(hold and hold.provisional),
         **provenance(),
