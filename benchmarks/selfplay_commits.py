@@ -7,8 +7,8 @@ defaults (selection rule, simulations per move, games in flight, network size), 
 randomly initialised network (``torch.manual_seed(0)``), one torch thread. A run measures
 self-play positions (moves searched) per CPU second (``time.thread_time``) over ``--seconds``,
 after a warm-up task; runs alternate between the two trees in fresh processes, in float32 and
-in the precision ``"auto"`` picks. ``--set NAME=VALUE`` overrides a default on both sides (the
-same workload on both: ``--set selection=puct --set simulations=200``).
+in the precision ``"auto"`` picks. ``--set NAME=VALUE`` overrides a default on both sides (a
+setting both trees know: ``--set simulations=100``).
 
 Usage: ``python benchmarks/selfplay_commits.py --against REF [--repeats 5] [--seconds 10]
 [--set NAME=VALUE ...]``
