@@ -52,10 +52,10 @@ def position_bits(moves: list[int] | tuple[int, ...]) -> tuple[int, int]:
     heights = [0] * BOOK_COLS
     current = mask = 0
     for column in moves:
-        current ^= mask
+        current ^= mask  # the stones of the player to move after this one
         mask |= 1 << (column * height + heights[column])
         heights[column] += 1
-    return current ^ mask, mask
+    return current, mask
 
 
 def canonical_key(current: int, mask: int) -> tuple[int, bool]:
