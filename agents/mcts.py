@@ -351,7 +351,10 @@ class MCTSAgent(SearchAgent):
         book_move = getattr(solver, "book_move", None)
         known = book_move(root) if book_move is not None else None
         if known is not None:
-            return self._play_known(step, *known), True
+            done = self._play_known(step, *known)
+            if on_chunk is not None:
+                on_chunk(done, time.perf_counter() - start)
+            return done, True
         if solver is None or not solver.reaches(root):
             return 0, False
         ints = self._trees[0][0]

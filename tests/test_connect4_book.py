@@ -136,6 +136,9 @@ def test_after_four_stones_in_the_centre_only_d_keeps_the_win():
         result = MCTSAgent(seed=seed).search(_env_after(moves))
         assert result.action == 3 and result.proven == "win"
         assert result.simulations <= 1  # answered by the book, without a search
+    calls = []
+    result = MCTSAgent(seed=0).search(_env_after(moves), progress=lambda *a: calls.append(a))
+    assert result.action == 3 and len(calls) == 1  # a progress hook still hears of the move
 
 
 def test_the_default_agent_keeps_the_first_players_win_wherever_the_book_is_complete():
