@@ -397,16 +397,16 @@ class MCTSAgent(SearchAgent):
         return done, False
 
     def _play_known(self, step: Callable[[int], int], action: int, result: int, plies: int) -> int:
-        """Mark the root's move ``action``, of proven ``result`` (for the player to move) and
-        line of ``plies`` after it, and the root itself as proven, and choose that move
-        without a search (an opening book's move). Returns the simulations run (the root's
-        expansion)."""
+        """Choose the root's move ``action`` without a search (an opening book's move) and
+        mark the root proven: ``result`` for the player to move, with ``plies`` after the
+        move to the end of the perfect line. (The child is left unmarked: a proven node is
+        never expanded, and it may be the root of the next search.) Returns the simulations
+        run (the root's expansion)."""
         ints = self._trees[0][0]
         done = step(1) if ints[0, search_tree.I_COUNT] == 0 else 0
         first = int(ints[0, search_tree.I_FIRST])
         for child in range(first, first + int(ints[0, search_tree.I_COUNT])):
             if int(ints[child, search_tree.I_ACTION]) == action:
-                search_tree.mark_proven(ints, child, _PROOF_STATUS[result], plies)
                 self._known_child = child
         ints[0, search_tree.I_SOLVED] = _PROOF_STATUS[-result]  # for the root's mover
         ints[0, search_tree.I_PROOF] = plies + 1

@@ -156,6 +156,16 @@ def test_the_default_agent_keeps_the_first_players_win_wherever_the_book_is_comp
     assert checked >= 1
 
 
+def test_a_book_move_leaves_a_tree_that_the_next_searches_grow():
+    """Self-play with tree reuse through book positions and out of the book."""
+    agent = MCTSAgent(simulations=300, seed=0)
+    env = _env_after([])
+    for ply in range(6):
+        result = agent.search(env)
+        assert result.visits.sum() >= 1 and result.action in range(7), ply
+        env.step(result.action)
+
+
 def test_the_book_is_used_only_with_exact_and_on_connect_four():
     moves = [3, 3, 3, 3]
     assert MCTSAgent(exact=False, simulations=50, seed=0).search(_env_after(moves)).proven is None
