@@ -359,7 +359,8 @@ def test_a_gymnasium_opponent_given_as_an_ab_spec_is_never_beaten():
             done = terminated or truncated
         assert reward <= 0.0
     assert "ab:depth=9" in repr(env.unwrapped.opponent)
-    with pytest.raises(ValueError, match="neither one of 'random', 'mcts', 'self' nor a valid agent spec"):
+    refused = "neither one of 'random', 'mcts', 'self' nor a valid agent spec"
+    with pytest.raises(ValueError, match=refused):
         gym.make("connectn_env/TicTacToe-v0", opponent="ab:depth=zero")
 
 
