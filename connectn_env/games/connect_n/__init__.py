@@ -89,7 +89,7 @@ class ConnectNGame(BoardGame):
         else:
             params = placement.make_params(rows, cols, n, exact=False, gravity=self.gravity)
             representation = Representation(
-                placement.KERNELS,
+                placement.GRAVITY_KERNELS if self.gravity else placement.KERNELS,
                 params,
                 placement.initial_state(params),
                 int(params[placement.P_HIST]),
