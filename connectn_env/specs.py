@@ -10,7 +10,8 @@ Grammar::
     ab[:key=value,...]         alpha-beta; keys: depth, time, nodes, table_bits, seed
     az:path=FILE[,key=value,...]   a trained AlphaZero network (RUN_DIR/best.pt); keys: path,
                                simulations, time, c, temperature, device, seed
-    az:pretrained[,key=value,...]  the network shipped for the game (the same keys)
+    az:pretrained[,key=value,...]  the network shipped for the game (the same keys, and
+                               network=SHA: it must be the network whose SHA-256 starts so)
     human                      a person (``connectn play`` only)
     module:callable[:key=value,...]   a user factory, e.g. ``mypkg.bots:make_bot:depth=3``
 
@@ -104,6 +105,7 @@ _KEYS: dict[str, dict[str, _Key]] = {
     "az": {
         "path": _Key("path", str),  # any file name
         "pretrained": _Key("pretrained", bool),
+        "network": _Key("network", str),  # the start of the shipped network's SHA-256
         "simulations": _Key("simulations", int, 1, high=MAX_SIMULATIONS),
         "time": _Key("time_limit", float, 0.0, True, MAX_SECONDS),
         "c": _Key("c_puct", float, 0.0, high=1e6),
@@ -233,7 +235,7 @@ class AgentSpec:
             if options.get("pretrained"):
                 from agents.alphazero.pretrained import pretrained_checkpoint
 
-                pretrained_checkpoint(game)
+                pretrained_checkpoint(game, options.get("network"))
                 return
             from agents.alphazero import load_checkpoint
 
@@ -340,10 +342,15 @@ def _check_value(spec: _Key, key: str, value: Any, raw: str | None = None) -> Va
 def _check_checkpoint(text: str, options: dict[str, Value]) -> None:
     """An ``az`` spec names a readable checkpoint or the shipped networks (reported before any
     game starts)."""
+    network = options.get("network")
     if options.get("pretrained"):
         if "path" in options:
             raise ValueError(f"agent spec {text!r}: az takes path=FILE or pretrained, not both")
         options = {}
+    elif "network" in options:
+        raise ValueError(
+            f"agent spec {text!r}: network= pins a shipped network: it goes with pretrained"
+        )
     elif "path" not in options:
         raise ValueError(
             f"agent spec {text!r}: az needs path=FILE (a checkpoint, RUN_DIR/best.pt) or "
@@ -351,11 +358,12 @@ def _check_checkpoint(text: str, options: dict[str, Value]) -> None:
         )
     try:
         from agents.alphazero import load_checkpoint
-        from agents.alphazero.pretrained import pretrained_networks
+        from agents.alphazero.pretrained import pretrained_networks, require_network_prefix
 
         if "path" in options:
             load_checkpoint(options["path"])
         else:
+            require_network_prefix(network)
             pretrained_networks()
     except ImportError as error:
         raise ValueError(f"agent spec {text!r}: {error}") from None

@@ -24,7 +24,7 @@ from connectn_env.ladder import (
     save_ladder,
     shipped_ladder,
 )
-from connectn_env.ladder.ladderfile import DATA
+from connectn_env.ladder.ladderfile import DATA, shipped_keys
 from connectn_env.specs import parse_agent_spec
 
 SMALL = Ladder(
@@ -150,13 +150,36 @@ def test_rungs_are_budgeted_by_simulations_or_depth_and_az_comes_from_the_manife
             assert "time" not in options
         assert {"uct-10", "uct-100", "uct-1k", "uct-10k", "mcts-1k", "mcts-10k"} <= set(labels)
         assert sum(label.startswith("ab-") for label in labels) == 3
-        assert ("az-200" in labels) is rungs_module._has_pretrained_network(LADDER_GAMES[key])
-    monkeypatch.setattr(rungs_module, "_has_pretrained_network", lambda game: False)
+        network = rungs_module._pretrained_network(LADDER_GAMES[key])
+        assert ("az-200" in labels) is (network is not None)
+    monkeypatch.setattr(rungs_module, "_pretrained_network", lambda game: None)
     assert not any(r.label.startswith("az-") for r in ladder_rungs("hex_7x7"))
-    monkeypatch.setattr(rungs_module, "_has_pretrained_network", lambda game: True)
+    monkeypatch.setattr(rungs_module, "_pretrained_network", lambda game: "0123456789ab")
     assert "az-200" in [r.label for r in ladder_rungs("hex_7x7")]
     spec = next(r.spec for r in ladder_rungs("hex_7x7") if r.label == "az-200")
-    assert dict(parse_agent_spec(spec).options) == {"pretrained": True, "simulations": 200}
+    assert dict(parse_agent_spec(spec).options) == {
+        "pretrained": True,
+        "network": "0123456789ab",
+        "simulations": 200,
+    }
+
+
+def test_the_network_rungs_of_the_shipped_ladders_pin_the_shipped_networks() -> None:
+    """A network trained again must be rated again: its old rung's spec no longer builds."""
+    from agents.alphazero.pretrained import pretrained_networks
+
+    checked = 0
+    for key in shipped_keys():
+        ladder = shipped_ladder(key)
+        for rung in ladder.rungs:
+            spec = parse_agent_spec(rung.spec)
+            options = dict(spec.options)
+            if spec.kind == "az" and options.get("pretrained"):
+                network = pretrained_networks()[LADDER_GAMES[key]]
+                assert network.sha256.startswith(options["network"]), (key, rung.label)
+                spec.check_game(LADDER_GAMES[key])
+                checked += 1
+    assert checked >= 1
 
 
 def test_levels_run_from_random_to_the_strongest_shipped_rung() -> None:

@@ -89,6 +89,34 @@ def test_az_pretrained_is_an_agent_spec() -> None:
         parse_agent_spec("az:pretrained,path=x.pt")
 
 
+def test_network_pins_the_shipped_network_by_its_sha256() -> None:
+    tictactoe = GameConfig("tictactoe")
+    sha = NETWORKS[tictactoe].sha256
+    assert pretrained_checkpoint(tictactoe, sha[:8].upper()).game == tictactoe
+    other = ("0" if sha[0] != "0" else "1") + sha[1:12]
+    with pytest.raises(ValueError, match=f"tictactoe is {sha[:12]} .*not {other}"):
+        pretrained_checkpoint(tictactoe, other)
+    spec = parse_agent_spec(f"az:pretrained,network={sha[:12]},simulations=16")
+    spec.check_game(tictactoe)
+    env = tictactoe.make_env()
+    env.reset(seed=0)
+    assert env.unwrapped.game_state.legal_action_mask()[spec.build(seed=0).act(env)]
+    pinned_elsewhere = parse_agent_spec(f"az:pretrained,network={other},simulations=16")
+    with pytest.raises(ValueError, match="not " + other):
+        pinned_elsewhere.check_game(tictactoe)
+    with pytest.raises(ValueError, match="not " + other):  # an env's game, loaded on first use
+        pinned_elsewhere.build(seed=0).act(env)
+    with pytest.raises(ValueError, match="not " + other):
+        AlphaZeroAgent.pretrained(tictactoe, network=other)
+    for bad in ("abc", "xyz12345", "0" * 65):
+        with pytest.raises(ValueError, match=f"network must be 8 to 64 hex digits.*{bad}"):
+            parse_agent_spec(f"az:pretrained,network={bad}")
+    with pytest.raises(TypeError, match="network must be a string"):
+        AlphaZeroAgent.pretrained(tictactoe, network=12345678)
+    with pytest.raises(ValueError, match="network= pins a shipped network"):
+        parse_agent_spec(f"az:path=x.pt,network={sha[:12]}")
+
+
 def test_a_game_without_a_network_is_refused_with_the_games_that_have_one() -> None:
     hex9 = REGISTRY["hex"].make(size=9)
     expected = (

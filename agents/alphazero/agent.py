@@ -10,7 +10,7 @@ import numpy as np
 from agents.alphazero.checkpoint import Checkpoint, load_checkpoint
 from agents.alphazero.config import DEVICES
 from agents.alphazero.inference import NetworkEvaluator
-from agents.alphazero.pretrained import pretrained_checkpoint
+from agents.alphazero.pretrained import pretrained_checkpoint, require_network_prefix
 from agents.envapi import native_state
 from agents.puct import PUCTAgent
 from agents.search import DEFAULT_MAX_NODES, SearchResult
@@ -78,6 +78,7 @@ class AlphaZeroAgent(PUCTAgent):
         self.device = require_choice("device", device, DEVICES)
         self.precision = precision
         self.shipped = checkpoint is None
+        self.network: str | None = None  # the shipped network's SHA-256 prefix it must have
         self.checkpoint: Checkpoint | None = None
         self.evaluator: NetworkEvaluator | None = None
         if checkpoint is not None:
@@ -90,17 +91,32 @@ class AlphaZeroAgent(PUCTAgent):
 
     @classmethod
     def pretrained(
-        cls, game: BoardGame | GameConfig | None = None, **kwargs: Any
+        cls,
+        game: BoardGame | GameConfig | None = None,
+        *,
+        network: str | None = None,
+        **kwargs: Any,
     ) -> AlphaZeroAgent:
         """The agent of the network shipped with the package for ``game`` (spec
         ``az:pretrained``); with None, for the game of each env it is asked to play (loaded
         when first needed). ``kwargs`` as for the constructor.
 
+        Args:
+            game: The game, or None for each env's.
+            network: None, or the start of the network's SHA-256 (spec key ``network``): the
+                shipped network must be that one (a ladder's rung pins the network it rated).
+            **kwargs: As for the constructor.
+
         Raises:
-            ValueError: no network ships for ``game`` (the message lists the games with one).
+            ValueError: no network ships for ``game`` (the message lists the games with one),
+                or the shipped one is not ``network``.
             CheckpointError: the shipped file is missing or fails its checksum.
         """
-        return cls(None if game is None else pretrained_checkpoint(game), **kwargs)
+        require_network_prefix(network)
+        agent = cls(None if game is None else pretrained_checkpoint(game, network), **kwargs)
+        agent.shipped = True
+        agent.network = network
+        return agent
 
     @classmethod
     def from_checkpoint(cls, path: str | Path, **kwargs: Any) -> AlphaZeroAgent:
@@ -127,7 +143,7 @@ class AlphaZeroAgent(PUCTAgent):
         if self.shipped and (
             self.checkpoint is None or self.checkpoint.game != GameConfig.from_game(state.game)
         ):
-            self._attach(pretrained_checkpoint(state.game))
+            self._attach(pretrained_checkpoint(state.game, self.network))
         self.checkpoint.check_game(state.game)
         return super().search(env, progress)
 

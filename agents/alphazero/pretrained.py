@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,8 @@ from connectn_env.safe_files import read_regular_bytes
 NETWORKS = Path(__file__).resolve().parent / "networks"
 MANIFEST = NETWORKS / "manifest.json"
 _MAX_MANIFEST_BYTES = 1 << 20
+MIN_NETWORK_PREFIX = 8  # hex digits of a SHA-256 that name a network (as git's short hashes)
+_HEX = re.compile(r"[0-9a-fA-F]+")
 
 
 @dataclass(frozen=True)
@@ -62,23 +65,36 @@ def pretrained_networks() -> dict[GameConfig, PretrainedNetwork]:
     return networks
 
 
-def pretrained_checkpoint(game: BoardGame | GameConfig) -> Checkpoint:
+def pretrained_checkpoint(game: BoardGame | GameConfig, network: str | None = None) -> Checkpoint:
     """The checkpoint of the network shipped for ``game`` (its board size included).
+
+    Args:
+        game: The game.
+        network: None, or the network it must be: the start of its SHA-256 (hex, at least
+            :data:`MIN_NETWORK_PREFIX` digits), as a ladder's rung pins the network it rated.
 
     Raises:
         TypeError: ``game`` is neither a ``BoardGame`` nor a ``GameConfig``.
-        ValueError: no network ships for that game; the message lists the games with one.
+        ValueError: no network ships for that game (the message lists the games with one),
+            a bad ``network``, or the shipped network is another one (both named).
         CheckpointError: the file is missing or fails its checksum (named in the message).
     """
     if isinstance(game, BoardGame):
         game = GameConfig.from_game(game)
     if not isinstance(game, GameConfig):
         raise TypeError(f"game must be a BoardGame or a GameConfig, got {type(game).__name__}")
+    require_network_prefix(network)
     networks = pretrained_networks()
-    network = networks.get(game)
-    if network is None:
+    shipped_network = networks.get(game)
+    if shipped_network is None:
         shipped = ", ".join(sorted(str(config) for config in networks)) or "none"
         raise ValueError(f"no pretrained network ships for {game}; the games with one: {shipped}")
+    if network is not None and not shipped_network.sha256.startswith(network.lower()):
+        raise ValueError(
+            f"the network shipped for {game} is {shipped_network.sha256[:12]} (SHA-256), not "
+            f"{network}: this package ships another network than the one asked for"
+        )
+    network = shipped_network
     try:
         data = read_regular_bytes(network.path, max_bytes=64 << 20, what="a network")
     except OSError as error:
@@ -91,10 +107,30 @@ def pretrained_checkpoint(game: BoardGame | GameConfig) -> Checkpoint:
     return load_checkpoint(network.path, game)
 
 
+def require_network_prefix(network: str | None) -> None:
+    """Refuse a ``network`` that is not None or the start of a SHA-256 in hex.
+
+    Raises:
+        TypeError: not a string or None.
+        ValueError: fewer than :data:`MIN_NETWORK_PREFIX` or more than 64 digits, or not hex.
+    """
+    if network is None:
+        return
+    if not isinstance(network, str):
+        raise TypeError(f"network must be a string (hex SHA-256 prefix), got {network!r}")
+    if not MIN_NETWORK_PREFIX <= len(network) <= 64 or not _HEX.fullmatch(network):
+        raise ValueError(
+            f"network must be {MIN_NETWORK_PREFIX} to 64 hex digits (the start of the "
+            f"network's SHA-256), got {network!r}"
+        )
+
+
 __all__ = [
     "MANIFEST",
+    "MIN_NETWORK_PREFIX",
     "NETWORKS",
     "PretrainedNetwork",
     "pretrained_checkpoint",
     "pretrained_networks",
+    "require_network_prefix",
 ]

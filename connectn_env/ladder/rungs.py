@@ -6,7 +6,9 @@ means the same on any machine. Each game gets: ``random`` (the anchor, rated 0);
 1,000 and 10,000; alpha-beta at three depths chosen for the game's branching factor; and the
 pretrained AlphaZero network with 200 simulations wherever
 ``agents/alphazero/networks/manifest.json`` lists one for the game (adding a network there
-adds the rung: no code changes).
+adds the rung: no code changes). The network rung's spec pins the network by the start of its
+SHA-256 (``network=``), so a network trained again is a new rung to rate, never one that keeps
+the old network's rating.
 
 A perfect Connect Four player is not a rung yet: the project's solver does not answer
 within a second from the empty board, which needs an opening book (separate work).
@@ -30,6 +32,7 @@ ALPHA_BETA_DEPTHS: dict[str, tuple[int, int, int]] = {
     "connect_n_6x6": (2, 4, 6),
 }
 AZ_SIMULATIONS = 200
+NETWORK_PREFIX = 12  # hex digits of the network's SHA-256 in its rung's spec
 
 
 @dataclass(frozen=True)
@@ -70,16 +73,19 @@ def ladder_rungs(game: object) -> list[Rung]:
         _default(1000),
         middle,
     ]
-    if _has_pretrained_network(LADDER_GAMES[key]):
-        rungs.append(Rung(f"az-{AZ_SIMULATIONS}", f"az:pretrained,simulations={AZ_SIMULATIONS}"))
+    network = _pretrained_network(LADDER_GAMES[key])
+    if network is not None:
+        spec = f"az:pretrained,network={network},simulations={AZ_SIMULATIONS}"
+        rungs.append(Rung(f"az-{AZ_SIMULATIONS}", spec))
     return [*rungs, _uct(10_000), deep, _default(10_000)]
 
 
-def _has_pretrained_network(game: GameConfig) -> bool:
-    """Whether the manifest of the shipped networks lists one for ``game`` (False without
-    torch)."""
+def _pretrained_network(game: GameConfig) -> str | None:
+    """The start of the SHA-256 of the network shipped for ``game`` (None without one, or
+    without torch)."""
     try:
         from agents.alphazero.pretrained import pretrained_networks
     except ImportError:
-        return False
-    return game in pretrained_networks()
+        return None
+    network = pretrained_networks().get(game)
+    return None if network is None else network.sha256[:NETWORK_PREFIX]
