@@ -87,8 +87,8 @@ def test_bad_candidates_and_games_are_refused_before_anything_is_written(
         evaluate(3, ladder=tiny, results=results)
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         evaluate("random", game="chess", results=results)
-    with pytest.raises(ValueError, match="no ladder is built for hex_7x7"):
-        evaluate("random", game="hex_7x7", results=results)
+    with pytest.raises(ValueError, match="tictactoe has no ladder"):
+        evaluate("random", game="tictactoe", results=results)
     with pytest.raises(ValueError, match="games must be"):
         evaluate("random", ladder=tiny, games=0, results=results)
     with pytest.raises(ValueError, match="cannot play"):

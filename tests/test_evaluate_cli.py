@@ -45,8 +45,9 @@ def test_evaluate_rates_a_candidate_and_writes_json(tmp_path: Path) -> None:
 def test_evaluate_refuses_unknown_candidates_and_games_without_a_ladder(tmp_path: Path) -> None:
     unknown = _connectn("evaluate", *SIX, "nonsense:", cwd=tmp_path)
     assert unknown.returncode == 2 and "candidate 'nonsense:'" in unknown.stderr
-    no_ladder = _connectn("evaluate", "hex", "--rows", "7", "--cols", "7", "random", cwd=tmp_path)
-    assert no_ladder.returncode == 2 and "no ladder is built for hex_7x7" in no_ladder.stderr
+    no_ladder = _connectn("evaluate", "tictactoe", "random", cwd=tmp_path)
+    assert no_ladder.returncode == 2
+    assert "tictactoe has no ladder; the games with a ladder: connect_four" in no_ladder.stderr
     half = _connectn("evaluate", *SIX, "random", "--vs", "random", cwd=tmp_path)
     assert half.returncode == 2 and "--vs B and --sprt ELO0,ELO1 go together" in half.stderr
     assert list(tmp_path.iterdir()) == []
