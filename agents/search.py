@@ -288,8 +288,9 @@ class SearchAgent:
     ) -> tuple[int, bool]:
         """Called once per search of this suite's games, before the budgeted simulations: may
         prove root moves (and run simulations through ``step``), calling ``on_chunk(done,
-        elapsed)`` now and then. Returns the simulations run and whether ``on_chunk`` asked to
-        stop. The time it takes comes out of ``time_limit``, which counts from ``start``
+        elapsed)`` now and then. Returns the simulations run and whether the search is over
+        (``on_chunk`` asked to stop, or the move is known without one). The time it takes
+        comes out of ``time_limit``, which counts from ``start``
         (``time.perf_counter()`` when the search began)."""
         return 0, False
 

@@ -8,8 +8,8 @@ pretrained AlphaZero network with 200 simulations wherever
 ``agents/alphazero/networks/manifest.json`` lists one for the game (adding a network there
 adds the rung: no code changes).
 
-A perfect Connect Four player is not a rung yet: the project's solver does not answer
-within a second from the empty board, which needs an opening book (separate work).
+Connect Four's top rung is its perfect player (``perfect``: the opening book shipped with
+the package, then the solver; deterministic).
 """
 
 from __future__ import annotations
@@ -72,7 +72,10 @@ def ladder_rungs(game: object) -> list[Rung]:
     ]
     if _has_pretrained_network(LADDER_GAMES[key]):
         rungs.append(Rung(f"az-{AZ_SIMULATIONS}", f"az:pretrained,simulations={AZ_SIMULATIONS}"))
-    return [*rungs, _uct(10_000), deep, _default(10_000)]
+    rungs += [_uct(10_000), deep, _default(10_000)]
+    if key == "connect_four":
+        rungs.append(Rung("perfect", "perfect"))
+    return rungs
 
 
 def _has_pretrained_network(game: GameConfig) -> bool:
