@@ -42,7 +42,7 @@ def test_the_shipped_book_is_checked_and_states_its_coverage():
         assert canonical_key(*key_position(key)) == (key, False)
 
 
-@pytest.mark.slow
+@pytest.mark.hours  # minutes per entry: run by hand, `pytest -m hours`
 def test_a_sample_of_entries_agrees_with_a_fresh_solve():
     """20 entries (seed 0), solved again from their bitboards by a fresh solver: minutes each
     (the book holds the positions the solver is slow on)."""
@@ -113,7 +113,7 @@ def test_the_perfect_player_wins_a_won_middle_game():
         assert env.rewards["player_0"] == 1
 
 
-@pytest.mark.slow
+@pytest.mark.hours  # the solver's moves beyond the book take minutes: `pytest -m hours`
 @pytest.mark.parametrize("opponent", ["random", "ab", "mcts"])
 def test_the_perfect_player_never_loses_from_the_empty_board(opponent):
     for perfect_first in (True, False):
