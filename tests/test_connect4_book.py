@@ -3,8 +3,10 @@ perfect player against other agents, the ``exact`` option's use of the book, bad
 
 from __future__ import annotations
 
+import os
 import random
 
+import numpy as np
 import pytest
 
 from agents import AlphaBetaAgent, MCTSAgent, PerfectAgent, RandomAgent
@@ -15,10 +17,11 @@ from connectn_env.games.connect_n.book import (
     canonical_key,
     key_position,
     load_book,
+    read_book,
     shipped_book_path,
 )
-from connectn_env.games.connect_n.book_build import level
 from connectn_env.games.connect_n.solver import Connect4Solver, _wins, parse_columns
+from connectn_env.ladder.book_build import build_book, level
 from connectn_env.ladder.rungs import ladder_rungs
 from connectn_env.specs import parse_agent_spec
 
@@ -40,6 +43,22 @@ def test_the_shipped_book_is_checked_and_states_its_coverage():
     assert BOOK.best_after([]) == (3, 1)  # d wins, with the first player's last stone
     for key in list(ENTRIES)[:50]:
         assert canonical_key(*key_position(key)) == (key, False)
+
+
+def test_the_fast_wins_of_ply_4_agree_with_a_fresh_solve():
+    """The first player's ply-4 entries that win by 6 or more (Pons' score), solved again
+    from their bitboards by a fresh solver: a fast win is proven in seconds (0.4 to 3 s each
+    on this machine), where the other entries take up to minutes (the next test)."""
+    solver = Connect4Solver()
+    fast = [
+        key
+        for key, (_, score) in ENTRIES.items()
+        if bin(key_position(key)[1]).count("1") == 4 and score >= 6
+    ]
+    assert len(fast) >= 4
+    for key in fast:
+        current, mask = key_position(key)
+        assert solver.best_move_of(current, mask, 4) == ENTRIES[key], key
 
 
 @pytest.mark.hours  # minutes per entry: run by hand, `pytest -m hours`
@@ -213,3 +232,62 @@ def test_a_damaged_book_file_is_refused_by_name(tmp_path):
         assert name in str(error.value)
         with pytest.raises(ValueError, match=name):
             PerfectAgent(book=path)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_book_that_is_not_a_regular_file_is_refused_by_name(tmp_path):
+    os.mkfifo(tmp_path / "pipe.bin")
+    for path in (tmp_path / "pipe.bin", tmp_path):
+        with pytest.raises(ValueError, match="not a regular file") as error:
+            read_book(path)
+        assert str(path) in str(error.value)
+
+
+def _fast_wins(count: int) -> list[int]:
+    """Keys of ``count`` ply-4 entries that a fresh solve proves in about a second."""
+    scored = [(-s, k) for k, (_, s) in ENTRIES.items() if bin(key_position(k)[1]).count("1") == 4]
+    return [key for _, key in sorted(scored)[:count]]
+
+
+def test_an_interrupted_build_keeps_what_it_solved_and_goes_on(tmp_path, monkeypatch):
+    """Two entries removed from a copy of the book: the build solves the first, is
+    interrupted in the second (the file then holds the first), and the same call again
+    solves the rest: the book is whole again, unchanged."""
+    path = tmp_path / "book.bin"
+    missing = _fast_wins(2)
+    kept = {k: v for k, v in ENTRIES.items() if k not in missing}
+    partial = OpeningBook(BOOK.entries[np.isin(BOOK.entries["key"], list(kept))], BOOK.info)
+    path.write_bytes(partial.to_bytes())
+    solve = Connect4Solver.best_move
+    calls = []
+
+    def interrupted_second(self, moves):
+        calls.append(moves)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return solve(self, moves)
+
+    monkeypatch.setattr(Connect4Solver, "best_move", interrupted_second)
+    with pytest.raises(KeyboardInterrupt):
+        build_book(path, plies=5, minutes=10, side="first")
+    assert len(read_book(path)) == len(BOOK) - 1  # the first missing entry, solved and kept
+    monkeypatch.setattr(Connect4Solver, "best_move", solve)
+    book = build_book(path, plies=5, minutes=10, side="first")
+    assert read_book(path).entries.tobytes() == book.entries.tobytes() == BOOK.entries.tobytes()
+    assert {0, 2, 4} <= set(book.info["complete"])
+    assert book.info["cpu_seconds"] >= BOOK.info["cpu_seconds"]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"side": "middle"}, "side must be one of both, first, second, not 'middle'"),
+        ({"plies": -1}, "plies must be 0 to 42, not -1"),
+        ({"minutes": float("nan")}, "minutes must be"),
+        ({"save_every": -1.0}, "save_every must be"),
+    ],
+)
+def test_the_build_refuses_bad_arguments_by_name(tmp_path, arguments, message):
+    with pytest.raises(ValueError, match=message):
+        build_book(tmp_path / "book.bin", **{"plies": 1, "minutes": 1.0, **arguments})
+    assert not (tmp_path / "book.bin").exists()

@@ -11,6 +11,9 @@ everything after it; a 4-byte length and that many bytes of UTF-8 JSON (rows, co
 count, coverage, how it was built); then the entries, sorted by key, 10 bytes each: the key
 (uint64), the move (uint8, a 0-based column of the canonical orientation) and the score
 (int8). :func:`load_book` checks all of it and refuses a damaged file by name.
+
+This module only reads books (through :mod:`connectn_env.safe_files`, like every file the
+suite reads); :mod:`connectn_env.ladder.book_build` builds and writes them.
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from connectn_env.atomic_write import write_bytes_atomically
 from connectn_env.games.connect_n.solver import _mirror
+from connectn_env.safe_files import read_regular_bytes
 
 __all__ = [
     "BOOK_COLS",
@@ -37,12 +40,14 @@ __all__ = [
     "key_position",
     "load_book",
     "position_bits",
+    "read_book",
     "shipped_book_path",
 ]
 
 BOOK_ROWS, BOOK_COLS = 6, 7
 MAGIC = b"C4BOOK1\n"
 ENTRY = np.dtype([("key", "<u8"), ("move", "u1"), ("score", "i1")])
+MAX_BOOK_BYTES = 1 << 26  # 64 MiB: millions of entries, far beyond any book built
 
 
 def position_bits(moves: list[int] | tuple[int, ...]) -> tuple[int, int]:
@@ -109,14 +114,10 @@ class OpeningBook:
         return self.best(*position_bits(moves))
 
     def to_bytes(self) -> bytes:
-        """The file's bytes."""
-        info = json.dumps(self.info, sort_keys=True).encode()
+        """The file's bytes (the JSON block's ``entries`` is the count of :attr:`entries`)."""
+        info = json.dumps({**self.info, "entries": len(self.entries)}, sort_keys=True).encode()
         body = struct.pack("<I", len(info)) + info + self.entries.tobytes()
         return MAGIC + hashlib.sha256(body).digest() + body
-
-    def save(self, path: str | Path) -> None:
-        """Write the book to ``path`` atomically."""
-        write_bytes_atomically(path, self.to_bytes())
 
     @classmethod
     def from_bytes(cls, data: bytes, name: str) -> OpeningBook:
@@ -155,13 +156,26 @@ def shipped_book_path() -> Path:
     return Path(str(resources.files("connectn_env.games.connect_n") / "data" / "connect4_book.bin"))
 
 
-@functools.lru_cache(maxsize=4)
-def load_book(path: str | Path | None = None) -> OpeningBook:
-    """The opening book at ``path`` (None: the shipped one), checked; cached per path.
+def read_book(path: str | Path) -> OpeningBook:
+    """The opening book at ``path``, read now (a regular file of at most 64 MiB) and checked.
 
     Raises:
-        ValueError: a damaged file or a book of another board, naming the file.
+        ValueError: a damaged file, a book of another board, or not a regular file (a FIFO,
+            a directory...), naming the file.
         OSError: the file cannot be read.
     """
-    path = Path(path) if path is not None else shipped_book_path()
-    return OpeningBook.from_bytes(path.read_bytes(), str(path))
+    data = read_regular_bytes(path, max_bytes=MAX_BOOK_BYTES, what="an opening book")
+    return OpeningBook.from_bytes(data, str(path))
+
+
+@functools.lru_cache(maxsize=4)
+def load_book(path: str | Path | None = None) -> OpeningBook:
+    """The opening book at ``path`` (None: the shipped one), checked; cached per path
+    (:func:`read_book` reads it anew).
+
+    Raises:
+        ValueError: a damaged file, a book of another board, or not a regular file, naming
+            the file.
+        OSError: the file cannot be read.
+    """
+    return read_book(Path(path) if path is not None else shipped_book_path())
