@@ -25,7 +25,7 @@ from agents.rules import (
     expand_on_second_visit,
     selection_rule,
 )
-from agents.search import DEFAULT_MAX_NODES, DEFAULT_SIMULATIONS, SearchAgent
+from agents.search import DEFAULT_MAX_NODES, DEFAULT_SIMULATIONS, SearchAgent, SearchResult
 from connectn_env.games import BoardGame, ExactSolver, GameState
 from connectn_env.games.contract import bind
 from connectn_env.games.validation import require_bool, require_choice, require_int, require_number
@@ -416,6 +416,17 @@ class MCTSAgent(SearchAgent):
         if self._known_child is not None:
             return self._known_child
         return super()._choose()
+
+    def _result(self, mask: np.ndarray, done: int, elapsed: float) -> SearchResult:
+        """The search's result; for a move known without a search (the book's), its policy
+        and line are that move (the root's expansion visited some other child: the heat map
+        and the analysis's line showed that one)."""
+        result = super()._result(mask, done, elapsed)
+        if self._known_child is None:
+            return result
+        pi = np.zeros_like(result.pi)
+        pi[result.action] = 1.0
+        return replace(result, pi=pi, principal_variation=(result.action,))
 
     # --- simulations ----------------------------------------------------------------------
 

@@ -155,6 +155,7 @@ def test_after_four_stones_in_the_centre_only_d_keeps_the_win():
         result = MCTSAgent(seed=seed).search(_env_after(moves))
         assert result.action == 3 and result.proven == "win"
         assert result.simulations <= 1  # answered by the book, without a search
+        assert result.pi[3] == 1.0 and result.principal_variation == (3,)  # as analysed
     calls = []
     result = MCTSAgent(seed=0).search(_env_after(moves), progress=lambda *a: calls.append(a))
     assert result.action == 3 and len(calls) == 1  # a progress hook still hears of the move
