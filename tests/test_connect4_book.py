@@ -134,13 +134,13 @@ def test_the_perfect_player_wins_a_won_middle_game():
 
 @pytest.mark.parametrize("opponent", ["random", "ab", "mcts"])
 def test_the_perfect_player_never_loses_from_the_empty_board(opponent):
-    """Seconds: the book answers plies 0 to 8 and the solver is fast beyond (it took minutes
+    """Seconds: the book answers plies 0 to 10 and the solver is fast beyond (it took minutes
     per move, so ran by hand only, while the book covered plies 0 to 4)."""
     for perfect_first in (True, False):
         other = {
             "random": RandomAgent(seed=1),
             "ab": AlphaBetaAgent(depth=4, seed=1),
-            # exact=False: with the book (plies 0 to 8) and then the solver, the default
+            # exact=False: with the book (plies 0 to 10) and then the solver, the default
             # agent plays the first player's win perfectly, and the second player loses
             "mcts": MCTSAgent(simulations=300, seed=1, exact=False),
         }[opponent]
