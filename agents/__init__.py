@@ -1,6 +1,6 @@
 """Agents that play any PettingZoo AEC env through its public API: random, policy adapter,
 UCT-MCTS (with RAVE and MCTS-Solver) and PUCT (AlphaZero-style); alpha-beta on this suite's
-games; MCTS planning on single-agent Gymnasium envs.
+games; Connect Four's perfect player; MCTS planning on single-agent Gymnasium envs.
 
 Every agent has ``act(env) -> action`` for ``env.agent_selection``; search agents also have
 ``search(env) -> SearchResult``. On this suite's envs the search runs compiled (numba).
@@ -12,6 +12,7 @@ from typing import Any
 
 from agents.alphabeta import AlphaBetaAgent, AlphaBetaResult
 from agents.mcts import MCTSAgent
+from agents.perfect import PerfectAgent
 from agents.planner import MCTSPlanner, Plan, PlanSearchResult
 from agents.puct import PUCTAgent
 from agents.search import SearchResult
@@ -24,6 +25,7 @@ __all__ = [
     "MCTSAgent",
     "MCTSPlanner",
     "PUCTAgent",
+    "PerfectAgent",
     "Plan",
     "PlanSearchResult",
     "PolicyAgent",

@@ -25,7 +25,7 @@ from agents.rules import (
     expand_on_second_visit,
     selection_rule,
 )
-from agents.search import DEFAULT_MAX_NODES, DEFAULT_SIMULATIONS, SearchAgent
+from agents.search import DEFAULT_MAX_NODES, DEFAULT_SIMULATIONS, SearchAgent, SearchResult
 from connectn_env.games import BoardGame, ExactSolver, GameState
 from connectn_env.games.contract import bind
 from connectn_env.games.validation import require_bool, require_choice, require_int, require_number
@@ -145,7 +145,9 @@ class MCTSAgent(SearchAgent):
             fours and threes), in positions it usually finishes (``reaches``: Connect Four
             from the 10th stone), proves what it can of the root's moves into the tree
             (MCTS-Solver plays a proven win with the shortest line and avoids proven losses;
-            a fully proven root ends the search). Its budget: at most half of ``time_limit``
+            a fully proven root ends the search); on Connect Four 6 x 7 a position of the
+            opening book (:mod:`~connectn_env.games.connect_n.book`) is answered by the
+            book's move, proven, without a search. Its budget: at most half of ``time_limit``
             (node budgets doubling while time is left), and ``EXACT_NODES_PER_SIMULATION``
             (8) nodes per simulation of ``simulations``, about the time of half as many
             simulations again. The simulations then get what is left of the time. As a game
@@ -230,6 +232,7 @@ class MCTSAgent(SearchAgent):
         self._active = SearchOptions(**options) if preset == "uct" else None
         self._setups: dict[Any, tuple[SearchPolicy, Any, Any]] = {}
         self._exact_solvers: dict[BoardGame, ExactSolver | None] = {}
+        self._known_child: int | None = None  # the root child to play without a search
         self._generic_policy: SearchPolicy | None = None
 
     # --- options --------------------------------------------------------------------------
@@ -319,6 +322,7 @@ class MCTSAgent(SearchAgent):
 
     def _before_search(self, state: GameState | None) -> None:
         """Resolve the options for this search's game (refusing what it cannot honour)."""
+        self._known_child = None
         if state is None:
             self._active = self.options_for(None)
             self._settings = self._settings_for(self._active)
@@ -344,6 +348,13 @@ class MCTSAgent(SearchAgent):
         if self._active is None or not self._active.exact:
             return 0, False
         solver = self._exact_solver(root.game)
+        book_move = getattr(solver, "book_move", None)
+        known = book_move(root) if book_move is not None else None
+        if known is not None:
+            done = self._play_known(step, *known)
+            if on_chunk is not None:
+                on_chunk(done, time.perf_counter() - start)
+            return done, True
         if solver is None or not solver.reaches(root):
             return 0, False
         ints = self._trees[0][0]
@@ -384,6 +395,38 @@ class MCTSAgent(SearchAgent):
                 nodes = min(nodes, int(rate * _EXACT_SLICE_SECONDS))
             nodes = max(1, nodes)
         return done, False
+
+    def _play_known(self, step: Callable[[int], int], action: int, result: int, plies: int) -> int:
+        """Choose the root's move ``action`` without a search (an opening book's move) and
+        mark the root proven: ``result`` for the player to move, with ``plies`` after the
+        move to the end of the perfect line. (The child is left unmarked: a proven node is
+        never expanded, and it may be the root of the next search.) Returns the simulations
+        run (the root's expansion)."""
+        ints = self._trees[0][0]
+        done = step(1) if ints[0, search_tree.I_COUNT] == 0 else 0
+        first = int(ints[0, search_tree.I_FIRST])
+        for child in range(first, first + int(ints[0, search_tree.I_COUNT])):
+            if int(ints[child, search_tree.I_ACTION]) == action:
+                self._known_child = child
+        ints[0, search_tree.I_SOLVED] = _PROOF_STATUS[-result]  # for the root's mover
+        ints[0, search_tree.I_PROOF] = plies + 1
+        return done
+
+    def _choose(self) -> int:
+        if self._known_child is not None:
+            return self._known_child
+        return super()._choose()
+
+    def _result(self, mask: np.ndarray, done: int, elapsed: float) -> SearchResult:
+        """The search's result; for a move known without a search (the book's), its policy
+        and line are that move (the root's expansion visited some other child: the heat map
+        and the analysis's line showed that one)."""
+        result = super()._result(mask, done, elapsed)
+        if self._known_child is None:
+            return result
+        pi = np.zeros_like(result.pi)
+        pi[result.action] = 1.0
+        return replace(result, pi=pi, principal_variation=(result.action,))
 
     # --- simulations ----------------------------------------------------------------------
 

@@ -142,12 +142,15 @@ def run_budget(
     a step runs fewer than asked (root proven) or ``on_chunk(done, elapsed)`` returns True.
 
     Under a time limit the clock is read before every chunk, the first included. The first
-    chunk is one simulation; each later one grows at most ``_CHUNK_GROWTH``-fold and is sized
-    from the last one's measured cost per simulation to take at most ``_CHUNK_SHARE`` of the
-    time left (and at most ``_CHUNK_SECONDS``); then ``prepare`` may take as long again to
-    make ready (the tree's memory) what it can of the chunk, which is cut to that and sized
-    again from the clock, so that it ends well within the budget. Without a time limit chunks
-    start at ``_FIRST_CHUNK`` simulations and double.
+    two chunks are one simulation each, and the first one's time sizes nothing: it carries
+    one-off costs (numba loading the compiled search in a process's first search took 0.4 s,
+    and sized from it the next chunk had no simulation: the search ended after one). Each
+    later one grows at most ``_CHUNK_GROWTH``-fold and is sized from the last one's measured
+    cost per simulation to take at most ``_CHUNK_SHARE`` of the time left (and at most
+    ``_CHUNK_SECONDS``); then ``prepare`` may take as long again to make ready (the tree's
+    memory) what it can of the chunk, which is cut to that and sized again from the clock,
+    so that it ends well within the budget. Without a time limit chunks start at
+    ``_FIRST_CHUNK`` simulations and double.
 
     Args:
         step: Runs the simulations.
@@ -193,7 +196,7 @@ def run_budget(
             break
         if time_limit is None:
             chunk = min(chunk * 2, 1 << 16)
-        else:
+        elif done > got:  # not the first chunk
             cost = max(now - called, 1e-9) / got
             chunk = ask * _CHUNK_GROWTH
     return done, time.perf_counter() - start
@@ -288,8 +291,9 @@ class SearchAgent:
     ) -> tuple[int, bool]:
         """Called once per search of this suite's games, before the budgeted simulations: may
         prove root moves (and run simulations through ``step``), calling ``on_chunk(done,
-        elapsed)`` now and then. Returns the simulations run and whether ``on_chunk`` asked to
-        stop. The time it takes comes out of ``time_limit``, which counts from ``start``
+        elapsed)`` now and then. Returns the simulations run and whether the search is over
+        (``on_chunk`` asked to stop, or the move is known without one). The time it takes
+        comes out of ``time_limit``, which counts from ``start``
         (``time.perf_counter()`` when the search began)."""
         return 0, False
 

@@ -12,6 +12,7 @@ Grammar::
                                simulations, time, c, temperature, device, seed
     az:pretrained[,key=value,...]  the network shipped for the game (the same keys, and
                                network=SHA: it must be the network whose SHA-256 starts so)
+    perfect                    Connect Four's perfect player (opening book, then solver)
     human                      a person (``connectn play`` only)
     module:callable[:key=value,...]   a user factory, e.g. ``mypkg.bots:make_bot:depth=3``
 
@@ -113,6 +114,7 @@ _KEYS: dict[str, dict[str, _Key]] = {
         "device": _Key("device", str, choices=("cpu", "cuda")),
         "seed": _Key("seed", int, 0),
     },
+    "perfect": {},
     "human": {},
 }
 BUILTIN_KINDS = tuple(_KEYS)
@@ -129,7 +131,8 @@ _HELP = (
     + ", ".join(_KEYS["ab"])
     + "; az:path=RUN_DIR/best.pt[,key=value,...] or az:pretrained[,key=value,...] with keys "
     + ", ".join(_KEYS["az"])
-    + "; human; module:callable[:key=value,...] (a factory returning an agent)"
+    + "; perfect (Connect Four only); human; module:callable[:key=value,...] (a factory "
+    "returning an agent)"
 )
 
 
@@ -138,7 +141,8 @@ class AgentSpec:
     """A parsed, validated agent spec (hashable and picklable).
 
     Attributes:
-        kind: ``"random"``, ``"mcts"``, ``"puct"``, ``"ab"``, ``"human"`` or
+        kind: ``"random"``, ``"mcts"``, ``"puct"``, ``"ab"``, ``"az"``, ``"perfect"``,
+            ``"human"`` or
             ``"module:callable"``.
         options: ``(key, value)`` pairs as written (keys unique, values typed and, for the
             built-in agents, within their ranges).
@@ -215,6 +219,10 @@ class AgentSpec:
             return agents.MCTSAgent(**kwargs)
         if self.kind == "ab":
             return agents.AlphaBetaAgent(**kwargs)
+        if self.kind == "perfect":
+            from agents.perfect import PerfectAgent
+
+            return PerfectAgent(**kwargs)
         if self.kind == "az":
             from agents.alphazero import AlphaZeroAgent
 
@@ -225,11 +233,16 @@ class AgentSpec:
 
     def check_game(self, game: Any) -> None:
         """Refuse a game this agent cannot play (an ``az`` network trained on another game or
-        board size); other agents play every game.
+        board size, ``perfect`` on anything but Connect Four 6 x 7); other agents play every
+        game.
 
         Raises:
             ValueError: the message names both games.
         """
+        if self.kind == "perfect":
+            from agents.perfect import require_connect_four
+
+            require_connect_four(game)
         if self.kind == "az":
             options = dict(self.options)
             if options.get("pretrained"):

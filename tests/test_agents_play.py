@@ -137,7 +137,7 @@ def test_memory_flat_with_tree_reuse_and_node_limit():
 def test_tree_reuse_keeps_the_subtree():
     env = connect_n_v0.env()
     env.reset()
-    agent = MCTSAgent(simulations=2000, seed=0)
+    agent = MCTSAgent(simulations=2000, seed=0, exact=False)  # no opening book: a search
     first = agent.search(env)
     env.step(first.action)
     second = agent.search(env)  # same agent, other side: one move below the old root

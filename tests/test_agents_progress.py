@@ -11,6 +11,8 @@ from connectn_env.games import REGISTRY
 def test_progress_reports_growing_simulations_and_values_in_range(agent_type):
     env = connect_n_v0.env()
     env.reset()
+    for column in (3, 2, 3):  # beyond the opening book, which answers without a search
+        env.step(column)
     calls = []
     agent = agent_type(simulations=2000, seed=0)
     result = agent.search(env, progress=lambda n, t, v: calls.append((n, t, v)))
@@ -23,6 +25,8 @@ def test_progress_reports_growing_simulations_and_values_in_range(agent_type):
 def test_progress_returning_true_stops_the_search():
     env = connect_n_v0.env()
     env.reset()
+    for column in (3, 2, 3):  # beyond the opening book, which answers without a search
+        env.step(column)
     agent = MCTSAgent(simulations=200_000, seed=0)
     result = agent.search(env, progress=lambda n, t, v: n >= 1000)
     assert 1000 <= result.simulations < 200_000

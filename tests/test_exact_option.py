@@ -162,7 +162,8 @@ def test_the_solver_is_only_tried_where_it_usually_finishes():
     for move in [3, 3, 2, 4, 2, 2, 4, 4, 3, 1]:
         state.apply_action(move)
     assert solver.reaches(state)  # 10 stones: 32 empty cells
-    result = MCTSAgent(simulations=500, seed=0).search(_env_after([3, 3]))
+    # an early position the opening book does not hold (its positions are answered from it)
+    result = MCTSAgent(simulations=500, seed=0).search(_env_after([3, 2, 3]))
     assert result.simulations == 500 and result.proven is None
 
 

@@ -237,7 +237,8 @@ def test_thinker_with_a_plain_agent_and_a_failing_agent():
 
 
 def test_thinker_stops_a_long_search_and_drops_its_answer():
-    session = session_of("connect_four", agent=agents.MCTSAgent(time_limit=30.0, seed=0))
+    agent = agents.MCTSAgent(time_limit=30.0, seed=0, exact=False)  # no book: a search
+    session = session_of("connect_four", agent=agent)
     thinker = Thinker(session.agent)
     thinker.start("move", session)
     start = time.monotonic()

@@ -105,7 +105,8 @@ def test_columns_hint_undo_and_new_in_connect_four():
 
 
 def test_analyse_prints_the_tree_of_the_latest_search():
-    agent = agents.MCTSAgent(simulations=400, seed=0)
+    # exact=False: no opening book (which answers d without a search), so the reply is searched
+    agent = agents.MCTSAgent(simulations=400, seed=0, exact=False)
     status, out, _ = terminal_game("connect_four", agent, ["analyse", "4", "analyze", "quit"])
     assert status == 0
     assert "No search to analyse yet" in out

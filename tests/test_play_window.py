@@ -339,7 +339,10 @@ def test_clicking_the_opening_stone_swaps_in_hex():
 
 
 def test_thinking_indicator_reports_simulations_and_win_chance():
-    window = make_window(agent=agents.MCTSAgent(time_limit=20.0, seed=0), human_player=1)
+    # exact=False: no opening book, so the AI's first move is searched
+    window = make_window(
+        agent=agents.MCTSAgent(time_limit=20.0, seed=0, exact=False), human_player=1
+    )
     try:
         start = time.monotonic()
         while True:
@@ -506,7 +509,8 @@ def test_the_thinking_message_goes_once_the_ai_has_moved():
 
 
 def test_no_analysis_yet_is_said_only_while_there_is_none():
-    window = make_window()
+    # exact=False: no opening book, so the AI's answer to d is searched
+    window = make_window(agent=agents.MCTSAgent(simulations=50, seed=0, exact=False))
     session = window.session
     try:
         press(window, pygame.K_a)
@@ -560,7 +564,10 @@ def test_othello_shows_the_disc_count():
 
 
 def test_the_analysis_is_live_while_the_ai_thinks():
-    window = make_window(agent=agents.MCTSAgent(time_limit=20.0, seed=0), human_player=1)
+    # exact=False: no opening book, so the AI's first move is searched
+    window = make_window(
+        agent=agents.MCTSAgent(time_limit=20.0, seed=0, exact=False), human_player=1
+    )
     try:
         press(window, pygame.K_a)
         start = time.monotonic()

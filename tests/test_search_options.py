@@ -187,7 +187,7 @@ def test_proven_moves_are_reported_for_the_player_to_move():
 
 
 def test_tree_text_shows_the_principal_variation_and_the_top_moves():
-    env = play(connect_n_v0.env, [3, 3])
+    env = play(connect_n_v0.env, [3, 2, 3])  # beyond the opening book: a search
     result = MCTSAgent(simulations=3000, seed=0).search(env)
     text = result.tree_text(depth=2, width=2)
     lines = text.splitlines()

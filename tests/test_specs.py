@@ -159,7 +159,7 @@ def test_human_can_be_refused_and_non_strings_are_type_errors() -> None:
         parse_agent_spec(42)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="seed must be an int"):
         parse_agent_spec("random").build("1")  # type: ignore[arg-type]
-    assert set(BUILTIN_KINDS) == {"random", "mcts", "puct", "ab", "az", "human"}
+    assert set(BUILTIN_KINDS) == {"random", "mcts", "puct", "ab", "az", "perfect", "human"}
     with pytest.raises(ValueError, match="unknown key 'depth' for mcts; valid keys: simulations"):
         AgentSpec("mcts", (("depth", 3),))
     with pytest.raises(ValueError, match="unknown agent kind 'alphabeta'"):

@@ -163,6 +163,16 @@ def test_chunks_start_at_one_simulation_and_end_within_the_budget(simulated, cos
     assert seconds >= 0.05 - 2 * cost(done)  # and the budget is used
 
 
+def test_a_slow_first_simulation_does_not_end_the_search(simulated) -> None:
+    """The first simulation of a process's first search carries numba loading the compiled
+    search (0.4 s): sized from it, the next chunk had no simulation and the search ended
+    after one. Its time sizes nothing: the second chunk is one simulation too, measured."""
+    search = simulated(lambda done: 0.4 if done == 0 else 1e-4)
+    done, seconds = run_budget(search.step, None, 1.0, start=0.0)
+    assert search.asks[:3] == [1, 1, 4]
+    assert done > 1000 and 0.9 <= seconds <= 1.0
+
+
 def test_the_clock_is_read_before_the_first_chunk(simulated) -> None:
     search = simulated(lambda done: 1e-3)
     search.now = 0.06  # the budget was spent before the simulations (the exact solver, say)

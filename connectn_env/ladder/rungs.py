@@ -10,8 +10,8 @@ adds the rung: no code changes). The network rung's spec pins the network by the
 SHA-256 (``network=``), so a network trained again is a new rung to rate, never one that keeps
 the old network's rating.
 
-A perfect Connect Four player is not a rung yet: the project's solver does not answer
-within a second from the empty board, which needs an opening book (separate work).
+Connect Four's top rung is its perfect player (``perfect``: the opening book shipped with
+the package, then the solver; deterministic).
 """
 
 from __future__ import annotations
@@ -77,7 +77,10 @@ def ladder_rungs(game: object) -> list[Rung]:
     if network is not None:
         spec = f"az:pretrained,network={network},simulations={AZ_SIMULATIONS}"
         rungs.append(Rung(f"az-{AZ_SIMULATIONS}", spec))
-    return [*rungs, _uct(10_000), deep, _default(10_000)]
+    rungs += [_uct(10_000), deep, _default(10_000)]
+    if key == "connect_four":
+        rungs.append(Rung("perfect", "perfect"))
+    return rungs
 
 
 def _pretrained_network(game: GameConfig) -> str | None:

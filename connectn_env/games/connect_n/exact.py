@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from connectn_env.games.connect_n.bitboard import S_BITS
+from connectn_env.games.connect_n.book import BOOK_COLS, BOOK_ROWS, load_book
 from connectn_env.games.connect_n.solver import Connect4Solver
 from connectn_env.games.lib.header import H_MOVES, H_PLAYER
 from connectn_env.games.state import GameState
@@ -16,7 +17,8 @@ REACH_EMPTY_CELLS = 32  # tried with at most this many empty cells: Connect Four
 
 
 class Connect4Exact:
-    """Exact move results of four in a row with gravity on a bitboard (at most 64 bits).
+    """Exact move results of four in a row with gravity on a bitboard (at most 64 bits); on
+    Connect Four 6 x 7 also the opening book's move (:meth:`book_move`).
 
     Args:
         rows: Board height.
@@ -25,6 +27,7 @@ class Connect4Exact:
 
     def __init__(self, rows: int, cols: int) -> None:
         self.cells = rows * cols
+        self.board = (rows, cols)
         self._solver = Connect4Solver(rows, cols, table_size=AGENT_TABLE_SIZE)
 
     def reaches(self, state: GameState) -> bool:
@@ -32,17 +35,39 @@ class Connect4Exact:
         within a second: in Connect Four they cost the search's opening its time)."""
         return self.cells - int(state.data[H_MOVES]) <= REACH_EMPTY_CELLS
 
+    def book_move(self, state: GameState) -> tuple[int, int, int] | None:
+        """``(action, result, plies)`` of the opening book's move in ``state`` (Connect Four
+        6 x 7: :mod:`~connectn_env.games.connect_n.book`): the best move, its result for the
+        player to move (1, 0, -1) and the plies after it to the end of the perfect line; None
+        where the book has no entry, or on another board.
+
+        Raises:
+            ValueError: the shipped book file is damaged (named).
+        """
+        if self.board != (BOOK_ROWS, BOOK_COLS):
+            return None
+        own, other, moves = self._bits(state)
+        hit = load_book().best(own, own | other)
+        if hit is None:
+            return None
+        column, score = hit
+        return (column, *self._result(score, moves))
+
     def solve_moves(
         self, state: GameState, actions: Sequence[int], nodes: int
     ) -> tuple[dict[int, tuple[int, int]], int]:
         """See :meth:`connectn_env.games.game.ExactSolver.solve_moves`."""
-        data = state.data
-        player = int(data[H_PLAYER])
-        moves = int(data[H_MOVES])
-        own = int(data[S_BITS + player]) & (2**64 - 1)
-        other = int(data[S_BITS + 1 - player]) & (2**64 - 1)
+        own, other, moves = self._bits(state)
         scores, used = self._solver.scores_within(own, own | other, moves, actions, nodes)
         return {a: self._result(score, moves) for a, score in scores.items()}, used
+
+    def _bits(self, state: GameState) -> tuple[int, int, int]:
+        """``(stones of the player to move, the opponent's, stones on the board)``."""
+        data = state.data
+        player = int(data[H_PLAYER])
+        own = int(data[S_BITS + player]) & (2**64 - 1)
+        other = int(data[S_BITS + 1 - player]) & (2**64 - 1)
+        return own, other, int(data[H_MOVES])
 
     def _result(self, score: int, moves: int) -> tuple[int, int]:
         """``(result, plies after the move to the end)`` of a move's score (Pons' convention:

@@ -164,6 +164,22 @@ def _solve(current, mask, moves, rows, cols, tables, budget):
     return low
 
 
+@njit(cache=True)
+def _at_most(current, mask, moves, bound, rows, cols, tables, budget):
+    """Whether the score of the position (for its player to move) is at most ``bound``: one
+    null-window search, far cheaper than the exact score."""
+    bottom, board = board_masks(rows, cols)
+    cells = rows * cols
+    if moves == cells:
+        return bound >= 0
+    if _winning(current, mask, rows, board) & ((mask + bottom) & board) != _ZERO:
+        return (cells + 1 - moves) // 2 <= bound
+    result = _negamax(
+        current, mask, moves, bound, bound + 1, rows, cols, bottom, board, tables, budget
+    )
+    return result <= bound
+
+
 class Connect4Solver:
     """Exact scores of Connect Four positions (four in a row, gravity; 6 x 7 by default).
 
@@ -231,6 +247,57 @@ class Connect4Solver:
         scores, _ = self.scores_within(int(current), int(mask), count, columns, UNLIMITED)
         return scores
 
+    def best_move(self, moves: Sequence[int]) -> tuple[int, int]:
+        """The best move after ``moves`` (0-based columns) and its score: the highest score
+        (the fastest win, the slowest loss); among equals the column nearest the centre, the
+        left one first. Only the best move's score is exact: each other move is only checked
+        to be no better (a null-window search), so this is several times faster than
+        :meth:`move_scores`.
+
+        Raises:
+            ValueError: an illegal move, a finished game or a full board.
+        """
+        current, mask, count = self._position(moves)
+        return self.best_move_of(int(current), int(mask), count)
+
+    def best_move_of(self, current: int, mask: int, moves: int) -> tuple[int, int]:
+        """:meth:`best_move` of a position given as bitboards (see :meth:`scores_within`).
+
+        Raises:
+            ValueError: a full board.
+        """
+        rows, cols = self.rows, self.cols
+        if moves >= rows * cols:
+            raise ValueError("the board is full")
+        height = rows + 1
+        column_bits = (1 << rows) - 1
+        centre_first = sorted(range(cols), key=lambda c: (abs(2 * c - (cols - 1)), c))
+        legal = [c for c in centre_first if mask & (1 << (c * height + rows - 1)) == 0]
+        if _mirror(mask, rows, cols) == mask and _mirror(current, rows, cols) == current:
+            legal = [c for c in legal if 2 * c <= cols - 1]  # the mirror image scores the same
+        bottom, board = board_masks(rows, cols)
+        win_now = int(
+            _winning(np.uint64(current), np.uint64(mask), rows, board)
+            & ((np.uint64(mask) + bottom) & board)
+        )
+        for column in legal:
+            if win_now & (column_bits << (column * height)):
+                return column, (rows * cols + 1 - moves) // 2
+        budget = np.array([UNLIMITED], dtype=np.int64)
+        best, best_score = (
+            legal[0],
+            self.scores_within(current, mask, moves, legal[:1], UNLIMITED)[0][legal[0]],
+        )
+        for column in legal[1:]:
+            move = (mask + int(bottom)) & (column_bits << (column * height))
+            child = (np.uint64(current ^ mask), np.uint64(mask | move), moves + 1)
+            if _at_most(*child, -best_score - 1, rows, cols, self._tables, budget):
+                best, best_score = (
+                    column,
+                    self.scores_within(current, mask, moves, [column], UNLIMITED)[0][column],
+                )
+        return best, best_score
+
     def scores_within(
         self, current: int, mask: int, moves: int, columns: Sequence[int], nodes: int
     ) -> tuple[dict[int, int], int]:
@@ -270,6 +337,16 @@ class Connect4Solver:
                 break
             scores[column] = -int(child)
         return scores, int(nodes - max(int(budget[0]), 0))
+
+
+def _mirror(bits: int, rows: int, cols: int) -> int:
+    """The bitboard of the board's mirror image (column ``c`` becomes ``cols - 1 - c``)."""
+    height = rows + 1
+    column_bits = (1 << height) - 1
+    mirrored = 0
+    for column in range(cols):
+        mirrored |= ((bits >> (column * height)) & column_bits) << ((cols - 1 - column) * height)
+    return mirrored
 
 
 def _has_four(bits: int, height: int) -> bool:
