@@ -79,3 +79,38 @@ def test_a_cache_index_naming_a_class_that_has_gone_is_stale_not_an_error(tmp_pa
         assert run.returncode == 0, run.stderr
         outputs.append(run.stdout.strip())
     assert outputs == ["1", "2"]
+
+
+def test_a_cache_index_entry_naming_a_collected_function_is_left_out_when_saved(tmp_path):
+    """numba rebuilds a compiled function named in an index entry when it reads the index,
+    holds it weakly; if it is collected before the index is written again, numba's writer
+    raised ReferenceError. The suite's index leaves that entry out and keeps the others."""
+    import gc
+
+    from numba.core.caching import IndexDataCacheFile
+
+    from connectn_env.games.lib.jit import _TolerantIndex
+
+    def gone_function_type():
+        @numba.njit
+        def passed_in(x):
+            return x
+
+        return types.Dispatcher(passed_in)
+
+    gone = gone_function_type()
+    gc.collect()
+    assert gone._wr() is None  # the function the type names has been collected
+    stamp = (0.0, 0)
+    (tmp_path / "numba").mkdir()
+    (tmp_path / "suite").mkdir()
+    numbas = IndexDataCacheFile(str(tmp_path / "numba"), "f", stamp)
+    numbas.save(((types.int64,), "kept"), b"kept data")
+    with pytest.raises(ReferenceError):
+        numbas.save(((gone,), "gone"), b"gone data")
+    suites = _TolerantIndex(str(tmp_path / "suite"), "f", stamp)
+    suites.save(((types.int64,), "kept"), b"kept data")
+    suites.save(((gone,), "gone"), b"gone data")
+    again = _TolerantIndex(str(tmp_path / "suite"), "f", stamp)
+    assert again.load(((types.int64,), "kept")) == b"kept data"
+    assert list(again._load_index()) == [((types.int64,), "kept")]

@@ -19,7 +19,12 @@ Their on-disk cache treats an index file it cannot unpickle as stale: numba unpi
 cache index before it checks the source's time stamp, so an index written by an older version
 of the package, whose signatures name a class that has since gone, made numba raise
 ``AttributeError`` on the first call instead of compiling afresh (an upgrade in place leaves
-the old ``__pycache__`` files behind).
+the old ``__pycache__`` files behind). And saving an index leaves out the entries that can no
+longer be pickled: numba rebuilds a compiled function named in a signature when it reads the
+index back, holds it weakly, and if it is collected before the index is written again (a
+function passed as an argument, from code that has since dropped it), writing the index
+raised ``ReferenceError`` (seen once in a parallel test run); such an entry would only be
+compiled again.
 """
 
 from __future__ import annotations
@@ -56,6 +61,20 @@ class _TolerantIndex(IndexDataCacheFile):
             return super()._load_index()
         except (AttributeError, ImportError, EOFError, pickle.UnpicklingError, TypeError):
             return {}
+
+    def _save_index(self, overloads: dict[Any, Any]) -> None:
+        try:
+            super()._save_index(overloads)
+        except ReferenceError:  # a signature names a compiled function that is gone
+            super()._save_index({key: name for key, name in overloads.items() if self._kept(key)})
+
+    def _kept(self, key: Any) -> bool:
+        """Whether the index entry ``key`` can still be pickled."""
+        try:
+            self._dump(key)
+        except ReferenceError:
+            return False
+        return True
 
 
 class _TolerantCache(FunctionCache):
