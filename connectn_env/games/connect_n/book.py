@@ -114,7 +114,7 @@ class OpeningBook:
         return self.best(*position_bits(moves))
 
     def to_bytes(self) -> bytes:
-        """The file's bytes (the JSON block's ``entries`` is the count of :attr:`entries`)."""
+        """The file's bytes (the JSON block's ``entries`` is the number of entries)."""
         info = json.dumps({**self.info, "entries": len(self.entries)}, sort_keys=True).encode()
         body = struct.pack("<I", len(info)) + info + self.entries.tobytes()
         return MAGIC + hashlib.sha256(body).digest() + body
