@@ -114,7 +114,6 @@ class AlphaZeroAgent(PUCTAgent):
         """
         require_network_prefix(network)
         agent = cls(None if game is None else pretrained_checkpoint(game, network), **kwargs)
-        agent.shipped = True
         agent.network = network
         return agent
 

@@ -94,17 +94,17 @@ def pretrained_checkpoint(game: BoardGame | GameConfig, network: str | None = No
             f"the network shipped for {game} is {shipped_network.sha256[:12]} (SHA-256), not "
             f"{network}: this package ships another network than the one asked for"
         )
-    network = shipped_network
     try:
-        data = read_regular_bytes(network.path, max_bytes=64 << 20, what="a network")
+        data = read_regular_bytes(shipped_network.path, max_bytes=64 << 20, what="a network")
     except OSError as error:
-        raise CheckpointError(f"{network.path}: cannot read the shipped network: {error}") from None
-    if hashlib.sha256(data).hexdigest() != network.sha256:
+        message = f"{shipped_network.path}: cannot read the shipped network: {error}"
+        raise CheckpointError(message) from None
+    if hashlib.sha256(data).hexdigest() != shipped_network.sha256:
         raise CheckpointError(
-            f"{network.path}: fails its checksum (its SHA-256 is not the manifest's): the "
+            f"{shipped_network.path}: fails its checksum (its SHA-256 is not the manifest's): the "
             "shipped file is damaged; reinstall the package"
         )
-    return load_checkpoint(network.path, game)
+    return load_checkpoint(shipped_network.path, game)
 
 
 def require_network_prefix(network: str | None) -> None:
