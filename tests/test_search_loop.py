@@ -127,6 +127,27 @@ def test_a_full_tree_is_pruned_and_keeps_growing() -> None:
     assert result.visits.sum() == 20_000
 
 
+@pytest.mark.parametrize("last_prune_seconds", [0.001, 1.0])
+def test_a_timed_search_prunes_a_full_tree_only_with_time_to_spare(
+    last_prune_seconds: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = gomoku_v0.env(size=9)
+    env.reset()
+    agent = MCTSAgent(time_limit=0.2, max_nodes=4_000, reuse_tree=False, seed=0)
+    agent._prune_seconds = last_prune_seconds
+    prunes = []
+    make_room = agent._make_room
+    monkeypatch.setattr(agent, "_make_room", lambda: prunes.append(make_room()))
+    result = agent.search(env)
+    assert result.node_limit_reached
+    assert result.elapsed >= 0.9 * 0.2  # a full tree does not end the search
+    assert result.visits.sum() == result.simulations
+    if last_prune_seconds > 0.1:  # more than half the budget: the tree stays full
+        assert not prunes and result.tree_nodes > 4_000 - 82
+    else:
+        assert prunes
+
+
 def test_pruning_drops_only_the_children_of_rarely_visited_nodes() -> None:
     game = REGISTRY["connect_four"].make()
     tree = searched_tree(game, UCT_POLICY, simulations=3_000)
