@@ -440,9 +440,9 @@ class SearchAgent:
         the last prune's time); otherwise the simulations to come run without growing it.
         Pruned after the chunk that filled it, it ran past the time limit: a 0.05 s search
         took 0.11 s (PUCT, Hex 11, a spare tree never used before)."""
-        if self._trees[0][2][search_tree.M_FULL] and self._deadline is not None:
-            if 2 * self._prune_seconds <= self._deadline - time.perf_counter():
-                self._make_room()
+        full = self._trees[0][2][search_tree.M_FULL] and self._deadline is not None
+        if full and 2 * self._prune_seconds <= self._deadline - time.perf_counter():
+            self._make_room()
         tree = self._trees[0]
         first = int(tree[2][search_tree.M_NODES])
         per = self._rows_per_simulation
