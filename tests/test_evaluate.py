@@ -124,13 +124,21 @@ def test_a_ladder_build_resumes_and_a_new_rung_leaves_the_others_in_place(
     ]  # the held rungs keep the intervals they were built with
     assert extended.fixed == tuple(tiny.labels)
     assert extended.command.startswith(f"{tiny.command}; then ")
-    new = [p for p in extended.pairings if "uct-30" in (p.a, p.b)]
-    assert [(p.a, p.b, p.games) for p in new] == [
-        ("uct-10", "uct-30", 10),
-        ("uct-100", "uct-30", 10),
-    ]
+    new = {(p.a, p.b): p.games for p in extended.pairings if {p.a, p.b} - set(tiny.labels)}
+    assert new.keys() >= {("uct-10", "uct-30"), ("uct-100", "uct-30")}  # then by fitted order
+    assert set(new.values()) == {10}
+    assert len(extended.pairings) == len(tiny.pairings) + len(new)
     low, high = extended.rung("uct-30").ci95
     assert low < extended.ratings["uct-30"] < high
+
+
+def test_a_rung_placed_wrongly_plays_its_neighbours_by_fitted_rating(tmp_path: Path) -> None:
+    misplaced = [*RUNGS, Rung("random-2", "random")]  # guessed strongest, plays the two best
+    ladder = build_ladder(GAME, games_per_pair=10, rungs=misplaced, workers=1)
+    played = {frozenset((p.a, p.b)) for p in ladder.pairings}
+    assert frozenset(("random", "random-2")) in played  # neighbours once fitted
+    low, high = ladder.rung("random-2").ci95
+    assert low <= 0 <= high and ladder.ratings["random-2"] < ladder.ratings["uct-10"]
 
 
 @pytest.mark.slow  # about 11 s: a worker process imports torch
