@@ -37,6 +37,7 @@ __all__ = [
     "ELO_CI_METHOD",
     "ELO_METHOD",
     "PairingStats",
+    "Scored",
     "anchor_of",
     "elo_intervals",
     "elo_ratings",
@@ -66,8 +67,26 @@ def wilson(score: float, games: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, center - half), min(1.0, center + half)
 
 
+class Scored:
+    """Games and score of a record of ``wins``, ``draws`` and ``losses`` (the fields of the
+    dataclass that takes this in)."""
+
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """Points per game, a draw 1/2 (nan before any game)."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else math.nan
+
+
 @dataclass(frozen=True)
-class PairingStats:
+class PairingStats(Scored):
     """Results of agent ``a`` against agent ``b`` (wins, draws, losses from ``a``'s side)."""
 
     a: str
@@ -77,15 +96,6 @@ class PairingStats:
     losses: int
     errors_a: int
     errors_b: int
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def score(self) -> float:
-        """Points of ``a`` per game (nan before any game)."""
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else math.nan
 
     @property
     def interval(self) -> tuple[float, float]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from connectn_env.arena.plan import GameTask, pairing_task
 from connectn_env.arena.progress import Progress
-from connectn_env.elo import PairingStats, expected_score
+from connectn_env.elo import PairingStats, Scored, expected_score
 from connectn_env.games.validation import require_int, require_number
 from connectn_env.ladder.candidates import Candidate, check_candidate, make_candidate
 from connectn_env.ladder.fit import fit_ratings
@@ -37,7 +37,7 @@ MAX_GAMES = 10**7
 
 
 @dataclass(frozen=True)
-class RungScore:
+class RungScore(Scored):
     """The candidate's games against one rung (counts from the candidate's side)."""
 
     label: str
@@ -47,15 +47,6 @@ class RungScore:
     draws: int = 0
     losses: int = 0
     errors: int = 0  # games the candidate lost by an error (an illegal move...)
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def score(self) -> float:
-        """Points per game (nan before any game)."""
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else math.nan
 
 
 @dataclass(frozen=True)
