@@ -27,8 +27,8 @@ def test_ladder_show_prints_the_shipped_ladder(tmp_path: Path) -> None:
     shown = _connectn("ladder", "show", *SIX, cwd=tmp_path)
     assert shown.returncode == 0, shown.stderr
     assert "connect_n_6x6" in shown.stdout and "calibration" in shown.stdout
-    refused = _connectn("ladder", "show", "othello", cwd=tmp_path)
-    assert refused.returncode == 2 and "no ladder is built for othello_8x8" in refused.stderr
+    refused = _connectn("ladder", "show", "tictactoe", cwd=tmp_path)
+    assert refused.returncode == 2 and "tictactoe has no ladder" in refused.stderr
 
 
 def test_evaluate_rates_a_candidate_and_writes_json(tmp_path: Path) -> None:

@@ -182,8 +182,8 @@ def test_gtp_and_pbrain_play_a_level(tmp_path, monkeypatch, capsys):
 
 
 def test_gtp_and_pbrain_refuse_bad_levels(tmp_path, monkeypatch, capsys):
-    run = connectn("gtp", "hex", "--level", "1")
-    assert run.returncode == 2 and "connectn gtp: error: no levels for hex_11x11" in run.stderr
+    run = connectn("gtp", "hex", "--size", "9", "--level", "1")
+    assert run.returncode == 2 and "error: no levels for hex(rows=9,cols=9" in run.stderr
     run = connectn("pbrain", "--level", "3", "--opponent", "random")
     assert run.returncode == 2 and "not allowed with argument" in run.stderr
     ladders_for_the_protocols(tmp_path, monkeypatch)
