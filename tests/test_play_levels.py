@@ -14,7 +14,7 @@ import pytest
 
 import agents
 from connectn_env import cli
-from connectn_env.ladder import ladderfile
+from connectn_env.ladder import ladderfile, level_rung
 from connectn_env.play import GameSession, _recorder
 from connectn_env.play.levels import PlayLevels
 from connectn_env.play.window import PlayWindow
@@ -22,6 +22,12 @@ from connectn_env.records import GameConfig, load_record
 
 SIX = ["connect_n", "--cols", "6", "--no-gravity"]
 SIX_GAME = GameConfig("connect_n", {"rows": 6, "cols": 6, "gravity": False})
+
+
+def elo(level: int) -> str:
+    """How level ``level`` of the shipped 6 x 6 ladder is named (``"uct-100, Elo +634"``)."""
+    rung = level_rung("connect_n_6x6", level)
+    return f"{rung.label}, Elo {rung.rating:+.0f}"
 
 
 def connectn(*args, stdin=""):
@@ -45,7 +51,7 @@ def test_the_terminal_plays_a_level_lists_them_and_changes_between_games():
     assert "Playing level 1: random, Elo +0 (levels 1 to 11, connect_n_6x6 ladder)" in out
     assert "Commands: undo, new, hint, analyse, switch, level [N], help, quit." in out
     assert ">  1  random    Elo    +0" in out and "  11  ab-6" in out
-    assert "Now level 2: uct-10, Elo +342." in out  # before the first move: at once
+    assert f"Now level 2: {elo(2)}." in out  # before the first move: at once
     assert "AI (O) plays" in out and "10 simulations" in out
     assert "From the next game: level 1: random, Elo +0." in out
     assert "level must be from 1 to 11 for connect_n_6x6, got 0." in out
@@ -84,19 +90,19 @@ def test_bad_levels_are_refused_with_what_is_allowed(args, message):
 
 def test_a_level_change_waits_for_the_next_game_once_a_game_is_under_way():
     session, levels = session_at(1)
-    assert levels.choose(3, session) == "Now level 3: uct-100, Elo +626."
+    assert levels.choose(3, session) == f"Now level 3: {elo(3)}."
     assert session.agent.simulations == 100
     session.play(0)
     first = session.agent
-    assert levels.choose(5, session) == "From the next game: level 5: mcts-1k, Elo +1183."
+    assert levels.choose(5, session) == f"From the next game: level 5: {elo(5)}."
     assert session.agent is first
-    assert levels.describe().endswith("; next game: level 5: mcts-1k, Elo +1183.")
-    assert levels.step(-1, session) == "From the next game: level 4: uct-1k, Elo +1045."
-    assert levels.choose(3, session) == "Staying at level 3: uct-100, Elo +626."
+    assert levels.describe().endswith(f"; next game: level 5: {elo(5)}.")
+    assert levels.step(-1, session) == f"From the next game: level 4: {elo(4)}."
+    assert levels.choose(3, session) == f"Staying at level 3: {elo(3)}."
     assert levels.new_game(session) == ""
     levels.choose(4, session)
     session.new_game()
-    assert levels.new_game(session) == "Now level 4: uct-1k, Elo +1045." and levels.level == 4
+    assert levels.new_game(session) == f"Now level 4: {elo(4)}." and levels.level == 4
     with pytest.raises(ValueError, match="level must be from 1 to 11 for connect_n_6x6, got 12"):
         levels.choose(12, session)
     with pytest.raises(TypeError, match="level must be an int"):
@@ -135,7 +141,7 @@ def test_the_window_shows_the_level_and_plus_and_minus_change_it():
         press(window, pygame.K_MINUS)
         assert window.message == "Level 1 is the lowest."
         press(window, pygame.K_PLUS)  # no move yet: at once
-        assert window.message == "Now level 2: uct-10, Elo +342."
+        assert window.message == f"Now level 2: {elo(2)}."
         assert isinstance(session.agent, agents.MCTSAgent) and window.thinker.agent is session.agent
         session.play(0)  # the person's move; the AI (level 2) answers
         for _ in range(2000):
@@ -143,12 +149,12 @@ def test_the_window_shows_the_level_and_plus_and_minus_change_it():
             if len(session.moves) == 2 and not window.thinker.busy:
                 break
         assert len(session.moves) == 2
-        assert window.side_name(1) == "AI (level 2: uct-10, Elo +342)"  # its name in the bar
+        assert window.side_name(1) == f"AI (level 2: {elo(2)})"  # its name in the bar
         press(window, pygame.K_EQUALS)  # + without shift: from the next game
-        assert window.message == "From the next game: level 3: uct-100, Elo +626."
+        assert window.message == f"From the next game: level 3: {elo(3)}."
         assert levels.level == 2 and session.agent.simulations == 10
         press(window, pygame.K_n)
-        assert window.message == "New game. Now level 3: uct-100, Elo +626."
+        assert window.message == f"New game. Now level 3: {elo(3)}."
         assert session.agent.simulations == 100 and window.thinker.agent is session.agent
     finally:
         window.close()

@@ -50,7 +50,7 @@ class PlayLevels:
         return self.rungs[self.level - 1]
 
     def name(self, level: int | None = None) -> str:
-        """``"level 3: uct-100, Elo +626"`` (default: the level played now)."""
+        """``"level 3: uct-100, Elo +634"`` (default: the level played now)."""
         level = self.level if level is None else level
         rung = self.rungs[level - 1]
         return f"level {level}: {rung.label}, Elo {rung.rating:+.0f}"

@@ -105,7 +105,7 @@ class PlayWindow:
     @property
     def opponent(self) -> str:
         """The agent's name in the status texts: its level (``"level 3: uct-100, Elo
-        +626"``) when playing levels."""
+        +634"``) when playing levels."""
         return self._opponent if self.levels is None else self.levels.name()
 
     @property
@@ -320,7 +320,7 @@ class PlayWindow:
     def bar_text(self) -> str:
         """The status bar under the board: who is to move (``"You (Red) to move"``, ``"AI
         (mcts) to move"``) or who won, the disc count in Othello, and the level played
-        (``"against level 3: uct-100, Elo +626"``) when the AI is not named already."""
+        (``"against level 3: uct-100, Elo +634"``) when the AI is not named already."""
         session, state = self.session, self.session.state
         moves = state.move_number
         after = f"after {moves} move{'s' * (moves != 1)}"
