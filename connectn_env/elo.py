@@ -37,7 +37,6 @@ __all__ = [
     "ELO_CI_METHOD",
     "ELO_METHOD",
     "PairingStats",
-    "Scored",
     "anchor_of",
     "elo_intervals",
     "elo_ratings",
