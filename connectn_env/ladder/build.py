@@ -85,6 +85,9 @@ def build_ladder(
     pairs = _unheld(neighbour_pairs(len(rungs)), labels, fixed)
     if not pairs:
         raise ValueError(f"every rung is held by the ladder given; nothing to play: {labels}")
+    played: dict[tuple[str, str], PairingStats] = {}  # by the rungs' labels, weaker first
+    seconds = 0.0
+    new = pairs
     for round_ in range(1, _ORDER_ROUNDS + 1):
         result = run_tournament(
             LADDER_GAMES[key],
@@ -95,23 +98,24 @@ def build_ladder(
             seed=seed,
             out=results,
             progress=progress,
-            pairs=pairs,
+            pairs=new,  # a round plays (or resumes) only its own pairs
         )
         rename = dict(zip(result.labels, labels, strict=True))
+        for p in result.pairings:
+            if p.games:
+                a, b = rename[p.a], rename[p.b]
+                played[a, b] = PairingStats(a, b, p.wins, p.draws, p.losses, p.errors_a, p.errors_b)
+        seconds += sum(game_result.seconds for game_result in result.results)
         pairings = kept + [
-            PairingStats(
-                rename[p.a], rename[p.b], p.wins, p.draws, p.losses, p.errors_a, p.errors_b
-            )
-            for p in result.pairings
-            if p.games
+            played[labels[i], labels[j]] for i, j in pairs if (labels[i], labels[j]) in played
         ]
         fit = fit_ratings(labels, pairings, fixed)
         fitted = sorted(range(len(rungs)), key=lambda i: fit.ratings[labels[i]])
         neighbours = [tuple(sorted((fitted[a], fitted[b]))) for a, b in neighbour_pairs(len(rungs))]
-        missing = [pair for pair in _unheld(neighbours, labels, fixed) if pair not in pairs]
-        if not missing or round_ == _ORDER_ROUNDS:
+        new = [pair for pair in _unheld(neighbours, labels, fixed) if pair not in pairs]
+        if not new or round_ == _ORDER_ROUNDS:
             break
-        pairs = sorted({*pairs, *missing})
+        pairs = sorted({*pairs, *new})
     held_intervals = {r.label: r.ci95 for r in hold.rungs} if hold else {}
     intervals = {label: held_intervals.get(label, fit.intervals[label]) for label in labels}
     games = dict.fromkeys(labels, 0)
@@ -129,7 +133,6 @@ def build_ladder(
         for rung in rungs
     )
     widest = max((r.ci95[1] - r.ci95[0]) / 2 for r in ladder_rows if r.label not in fixed)
-    seconds = sum(game_result.seconds for game_result in result.results)
     ladder = Ladder(
         key=key,
         rungs=ladder_rows,
