@@ -15,8 +15,8 @@ then score the networks the run evaluated at (about) the given minutes of traini
 The network's games are played all at once (``agents.alphazero.evaluation.play_match``: the
 network side searches every game on one batched search), colours alternating. A mark at or
 past the run's end uses ``latest.pt`` (the network when the budget ran out). Prints a Markdown
-table: score (win 1, draw 1/2), wins-draws-losses, Wilson 95% interval; ``--json`` also
-writes the results.
+table: score (win 1, draw 1/2), wins-draws-losses, Wilson 95% interval, and the network's
+score in the games it moved first and second; ``--json`` also writes the results.
 """
 
 from __future__ import annotations
@@ -51,6 +51,11 @@ def checkpoint_at(run: Path, minutes: float) -> tuple[Path, float]:
     return run / "checkpoints" / f"{last['label']}.pt", last["seconds"] / 60
 
 
+def _share(score: float | None) -> str:
+    """A score to three places, or "-" where there were no such games."""
+    return "-" if score is None else f"{score:.3f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", type=Path, help="the run directory")
@@ -74,8 +79,11 @@ def main() -> None:
                 f"against MCTSAgent, {args.games} games per pairing, colours alternating\n"
             )
             print(header)
-            print("| training | network | MCTS simulations | score | W-D-L | 95% CI | seconds |")
-            print("|---|---|---|---|---|---|---|")
+            print(
+                "| training | network | MCTS simulations | score | W-D-L | 95% CI "
+                "| moving first / second | seconds |"
+            )
+            print("|---|---|---|---|---|---|---|---|")
         evaluator = NetworkEvaluator(checkpoint.network(), precision="auto", batch=args.games)
         for budget in args.budgets:
             start = time.perf_counter()
@@ -89,6 +97,8 @@ def main() -> None:
             print(
                 f"| {trained:.2f} min | {path.name} | {budget} | {result.score:.3f} | "
                 f"{result.wins}-{result.draws}-{result.losses} | [{low:.3f}, {high:.3f}] | "
+                f"{_share(result.score_moving(first=True))} / "
+                f"{_share(result.score_moving(first=False))} | "
                 f"{seconds:.0f} |",
                 flush=True,
             )

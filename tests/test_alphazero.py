@@ -853,3 +853,28 @@ def test_self_play_adds_root_noise_unless_the_rule_explores_itself(selection, no
         games.append([g.policies.tolist() for g in played])
     assert selection_rule(selection).explores_itself is not noise_matters
     assert (games[0] != games[1]) is noise_matters
+
+
+def test_a_match_scores_each_colour_from_its_games() -> None:
+    """``play_match``'s points per game agree with replaying its moves, and the scores moving
+    first and second are those points split by colour (Connect Four: the strong side wins
+    the games it starts against a 2-simulation UCT)."""
+    from agents.alphazero.evaluation import MCTSSide, play_match
+    from connectn_env.games.config import GameConfig
+
+    config = GameConfig("connect_four")
+    game = config.make_game()
+    result = play_match(game, MCTSSide(game, 400, seed=0), MCTSSide(game, 2, seed=1), 6)
+    assert len(result.points) == len(result.moves) == result.games == 6
+    for index, (moves, points) in enumerate(zip(result.moves, result.points, strict=True)):
+        env = config.make_env()
+        env.reset()
+        for move in moves:
+            env.step(move)
+        winner = env.game_state.winner
+        assert points == (0.5 if winner is None else float(winner == index % 2))
+    assert (result.wins, result.draws) == (result.points.count(1.0), result.points.count(0.5))
+    first, second = result.points[0::2], result.points[1::2]
+    assert result.score_moving(first=True) == sum(first) / 3 == 1.0
+    assert result.score_moving(first=False) == sum(second) / 3
+    assert result.to_json()["score_first"] == 1.0

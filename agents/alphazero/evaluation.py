@@ -51,6 +51,7 @@ class MatchResult:
         a, b: Labels of the two sides.
         wins, draws, losses: Games won, drawn and lost by ``a``.
         moves: The moves of each game (game ``i``: ``a`` is player_0 when ``i`` is even).
+        points: ``a``'s points in each game (win 1, draw 1/2, loss 0), in the same order.
     """
 
     a: str
@@ -59,6 +60,7 @@ class MatchResult:
     draws: int
     losses: int
     moves: tuple[tuple[int, ...], ...] = ()
+    points: tuple[float, ...] = ()
 
     @property
     def games(self) -> int:
@@ -69,6 +71,12 @@ class MatchResult:
         """Points of ``a`` per game (win 1, draw 1/2)."""
         return (self.wins + 0.5 * self.draws) / self.games if self.games else float("nan")
 
+    def score_moving(self, first: bool) -> float | None:
+        """Points of ``a`` per game in the games it moved first (``first``) or second; None
+        without such games (or without :attr:`points`)."""
+        own = self.points[0 if first else 1 :: 2]
+        return sum(own) / len(own) if own else None
+
     def to_json(self) -> dict[str, Any]:
         return {
             "a": self.a,
@@ -77,6 +85,8 @@ class MatchResult:
             "draws": self.draws,
             "losses": self.losses,
             "score": self.score,
+            "score_first": self.score_moving(first=True),
+            "score_second": self.score_moving(first=False),
         }
 
 
@@ -195,17 +205,19 @@ def play_match(
                 moves[g].append(action)
                 a.observe(g, action)
                 b.observe(g, action)
-    wins = draws = losses = 0
+    points = []
     for g, env in enumerate(envs):
         winner = env.game_state.winner
-        a_seat = 0 if g % 2 == 0 else 1
-        if winner is None:
-            draws += 1
-        elif winner == a_seat:
-            wins += 1
-        else:
-            losses += 1
-    return MatchResult(labels[0], labels[1], wins, draws, losses, tuple(tuple(m) for m in moves))
+        points.append(0.5 if winner is None else float(winner == g % 2))
+    return MatchResult(
+        labels[0],
+        labels[1],
+        wins=points.count(1.0),
+        draws=points.count(0.5),
+        losses=points.count(0.0),
+        moves=tuple(tuple(m) for m in moves),
+        points=tuple(points),
+    )
 
 
 def network_evaluator(
