@@ -132,6 +132,18 @@ def test_a_ladder_build_resumes_and_a_new_rung_leaves_the_others_in_place(
     assert low < extended.ratings["uct-30"] < high
 
 
+def test_a_rung_whose_agent_changed_is_rated_again_with_its_own_interval(tiny: Ladder) -> None:
+    """A rung of the held ladder whose spec changed (a network trained again) is not held: it
+    gets a new rating and the interval of that rating, not the old rung's."""
+    changed = [*RUNGS[:2], Rung("uct-100", "mcts:simulations=300,preset=uct")]
+    ladder = build_ladder(GAME, games_per_pair=10, rungs=changed, hold=tiny, workers=1)
+    assert ladder.fixed == ("random", "uct-10")
+    low, high = ladder.rung("uct-100").ci95
+    assert (low, high) != tiny.rung("uct-100").ci95
+    assert low < ladder.ratings["uct-100"] < high
+    assert ladder.rung("uct-100").games == 20
+
+
 def test_a_rung_placed_wrongly_plays_its_neighbours_by_fitted_rating(tmp_path: Path) -> None:
     misplaced = [*RUNGS, Rung("random-2", "random")]  # guessed strongest, plays the two best
     ladder = build_ladder(GAME, games_per_pair=10, rungs=misplaced, workers=1)

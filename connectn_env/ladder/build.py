@@ -116,7 +116,7 @@ def build_ladder(
         if not new or round_ == _ORDER_ROUNDS:
             break
         pairs = sorted({*pairs, *new})
-    held_intervals = {r.label: r.ci95 for r in hold.rungs} if hold else {}
+    held_intervals = {r.label: r.ci95 for r in hold.rungs if r.label in fixed} if hold else {}
     intervals = {label: held_intervals.get(label, fit.intervals[label]) for label in labels}
     games = dict.fromkeys(labels, 0)
     for p in pairings:
