@@ -146,3 +146,30 @@ def test_a_shipped_file_that_fails_its_checksum_is_refused_by_name(tmp_path, mon
     (folder / "manifest.json").write_text(json.dumps({"networks": [{"game": "x"}]}))
     with pytest.raises(CheckpointError, match=r"manifest\.json: a damaged manifest"):
         pretrained_networks()
+
+
+def test_a_model_cards_strength_table_shows_each_colour_where_measured() -> None:
+    """``docs/models/write_card.py`` writes the scores moving first and second when every
+    result of ``alphazero_strength.py --json`` has them, and leaves them out otherwise."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "docs" / "models" / "write_card.py"
+    spec = importlib.util.spec_from_file_location("write_card", path)
+    write_card = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(write_card)
+    result = {
+        "budget": 10000,
+        "wins": 9,
+        "draws": 0,
+        "losses": 1,
+        "score": 0.9,
+        "ci95": [0.6, 0.98],
+    }
+    old = write_card.strength_table([result])
+    assert old[0] == "| opponent | games | W-D-L | score | 95% interval |"
+    assert old[2] == "| plain UCT, 10,000 simulations | 10 | 9-0-1 | 0.900 | [0.600, 0.980] |"
+    new = write_card.strength_table([result | {"score_first": 1.0, "score_second": 0.8}])
+    assert new[0].endswith("| moving first | moving second |")
+    assert new[1].count("|") == new[0].count("|") == new[2].count("|")
+    assert new[2].endswith("| 1.000 | 0.800 |")

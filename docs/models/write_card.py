@@ -21,16 +21,26 @@ from connectn_env.atomic_write import write_bytes_atomically
 CARDS = Path(__file__).resolve().parent
 
 
-def strength_rows(results: list[dict]) -> list[str]:
-    """Markdown rows of ``alphazero_strength.py``'s results."""
-    rows = []
+def strength_table(results: list[dict]) -> list[str]:
+    """A Markdown table of ``alphazero_strength.py``'s results, with the scores moving first
+    and second where every result has them."""
+    colours = all(r.get("score_first") is not None for r in results)
+    header = "| opponent | games | W-D-L | score | 95% interval |"
+    rule = "|---|---:|---|---:|---|"
+    if colours:
+        header += " moving first | moving second |"
+        rule += "---:|---:|"
+    rows = [header, rule]
     for r in results:
         low, high = r["ci95"]
         games = r["wins"] + r["draws"] + r["losses"]
-        rows.append(
+        row = (
             f"| plain UCT, {r['budget']:,} simulations | {games} | {r['wins']}-{r['draws']}-"
             f"{r['losses']} | {r['score']:.3f} | [{low:.3f}, {high:.3f}] |"
         )
+        if colours:
+            row += f" {r['score_first']:.3f} | {r['score_second']:.3f} |"
+        rows.append(row)
     return rows
 
 
@@ -70,9 +80,7 @@ def card(
         "Wilson 95% intervals (`python benchmarks/alphazero_strength.py RUN_DIR --minutes 9999 "
         f"--budgets {budgets} --simulations {simulations} --games N`):",
         "",
-        "| opponent | games | W-D-L | score | 95% interval |",
-        "|---|---:|---|---:|---|",
-        *strength_rows(strength),
+        *strength_table(strength),
     ]
     if note:
         lines += ["", note]
