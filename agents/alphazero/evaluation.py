@@ -16,6 +16,7 @@ from agents.alphazero.inference import NetworkEvaluator
 from agents.alphazero.network import NetworkSpec, PolicyValueNet
 from agents.batched import BatchedSearch
 from agents.mcts import MCTSAgent
+from connectn_env.elo import Scored
 from connectn_env.games import BoardGame
 from connectn_env.games.config import GameConfig
 
@@ -44,8 +45,8 @@ def mcts_budget(label: str) -> int | None:
 
 
 @dataclass(frozen=True)
-class MatchResult:
-    """A match from the first side's point of view.
+class MatchResult(Scored):
+    """A match from the first side's point of view (``games`` and ``score``: :class:`Scored`).
 
     Attributes:
         a, b: Labels of the two sides.
@@ -61,15 +62,6 @@ class MatchResult:
     losses: int
     moves: tuple[tuple[int, ...], ...] = ()
     points: tuple[float, ...] = ()
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def score(self) -> float:
-        """Points of ``a`` per game (win 1, draw 1/2)."""
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else float("nan")
 
     def score_moving(self, first: bool) -> float | None:
         """Points of ``a`` per game in the games it moved first (``first``) or second; None
