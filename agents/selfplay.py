@@ -71,6 +71,11 @@ class BatchedSelfPlay:
             whose position trains the value only (its policy target is all zero). 1: every
             move a full search.
         fast_simulations: The fast searches' simulations; None: ``simulations // 6``.
+        opening_moves: Randomised openings: each game starts after ``k`` uniformly random
+            legal moves, ``k`` drawn uniformly from 0 to ``opening_moves`` (those moves are not
+            searched and not trained on; an opening that ends the game is drawn again). The
+            network then also learns positions that self-play between strong players never
+            reaches. 0: every game starts from the empty board.
         reuse_tree: Keep the subtree of the move played.
         seed: None, an int or a ``np.random.Generator``.
     """
@@ -88,6 +93,7 @@ class BatchedSelfPlay:
         selection: str = "puct",
         full_search_fraction: float = 1.0,
         fast_simulations: int | None = None,
+        opening_moves: int = 0,
         reuse_tree: bool = True,
         seed: Any = None,
     ) -> None:
@@ -120,12 +126,16 @@ class BatchedSelfPlay:
             fast_simulations = max(1, simulations // 6)
         self.fast_simulations = require_int("fast_simulations", fast_simulations, 1, simulations)
         self.simulations = simulations
+        self.opening_moves = require_int("opening_moves", opening_moves, 0, game.rows * game.cols)
         explores = selection_rule(selection).explores_itself  # Gumbel: no Dirichlet noise
         self._noise = None if explores else (self.dirichlet_alpha, self.noise_fraction)
         self._traces: list[list[tuple[np.ndarray, int, np.ndarray, np.ndarray, int]]] = [
             [] for _ in range(games)
         ]
         self.moves_played = 0
+        if self.opening_moves:
+            for slot in range(games):
+                self._start(slot)
 
     def play(self, evaluate: BatchEvaluator, moves: int = 1) -> list[SelfPlayGame]:
         """Make ``moves`` moves in every game; return the games that finished, in order (the
@@ -172,7 +182,7 @@ class BatchedSelfPlay:
         trace = self._traces[slot]
         result = float(self.search.state(slot).returns()[0])
         self._traces[slot] = []
-        self.search.reset(slot)
+        self._start(slot)
         return SelfPlayGame(
             observations=np.stack([step[0] for step in trace]),
             players=np.array([step[1] for step in trace], dtype=np.int8),
@@ -181,3 +191,19 @@ class BatchedSelfPlay:
             moves=np.array([step[4] for step in trace], dtype=np.int64),
             result=result,
         )
+
+    def _start(self, slot: int) -> None:
+        """Start a new game at ``slot``: the empty board, or a random opening."""
+        if not self.opening_moves:
+            self.search.reset(slot)
+            return
+        generator = self.search.generator
+        while True:
+            state = self.game.new_initial_state()
+            for _ in range(int(generator.integers(0, self.opening_moves + 1))):
+                state.apply_action(int(generator.choice(state.legal_actions())))
+                if state.is_terminal():
+                    break
+            if not state.is_terminal():
+                self.search.reset(slot, state)
+                return

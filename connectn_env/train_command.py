@@ -70,6 +70,12 @@ _TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
         int,
         "simulations of the fast searches (simulations // 6)",
     ),
+    "--opening-moves": (
+        "opening_moves",
+        int,
+        "randomised openings: each self-play game starts after 0 to this many uniformly random "
+        "moves, not trained on (0: off)",
+    ),
     "--dirichlet-alpha": ("dirichlet_alpha", float, "root noise (min(1, 10 / actions))"),
     "--noise-fraction": ("noise_fraction", float, "weight of the root noise (0.25)"),
     "--temperature-moves": (

@@ -832,6 +832,38 @@ def test_playout_cap_randomization_trains_the_policy_on_full_searches_only(tmp_p
     assert result.games >= 24
 
 
+def test_random_openings_start_games_after_random_moves_that_are_not_trained_on(tmp_path):
+    """opening_moves: each game starts after 0 to opening_moves random moves (redrawn when
+    they end the game); the first recorded position has that many stones; 0 keeps the empty
+    board; a bad value is refused by name."""
+    from agents.batched import uniform_evaluator
+    from agents.selfplay import BatchedSelfPlay
+
+    game = REGISTRY.make("tictactoe")
+
+    def first_stones(opening_moves: int) -> list[int]:
+        selfplay = BatchedSelfPlay(game, 8, simulations=8, opening_moves=opening_moves, seed=5)
+        played = []
+        while len(played) < 40:
+            played += selfplay.play(uniform_evaluator, moves=1)
+        for record in played:  # each position has one stone more than the one before
+            stones = record.observations.reshape(len(record), -1).sum(axis=1)
+            assert np.array_equal(np.diff(stones), np.ones(len(record) - 1))
+        return [int(record.observations[0].sum()) for record in played]
+
+    assert set(first_stones(0)) == {0}
+    assert set(first_stones(4)) == {0, 1, 2, 3, 4}
+    assert max(first_stones(9)) <= 8  # a full board or a won game is drawn again
+    for bad in (-1, 10):
+        with pytest.raises(ValueError, match="opening_moves"):
+            BatchedSelfPlay(game, 2, simulations=8, opening_moves=bad)
+    with pytest.raises(ConfigError, match="opening_moves"):
+        tiny_config(tmp_path / "run", opening_moves=10)
+    result = train(tiny_config(tmp_path / "run", opening_moves=3), progress=False)
+    assert load_checkpoint(tmp_path / "run" / "latest.pt").config["opening_moves"] == 3
+    assert result.games >= 24
+
+
 @pytest.mark.parametrize(("selection", "noise_matters"), [("puct", True), ("gumbel", False)])
 def test_self_play_adds_root_noise_unless_the_rule_explores_itself(selection, noise_matters):
     """Dirichlet noise at the root for PUCT; none for a rule that draws its own (Gumbel): its

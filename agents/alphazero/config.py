@@ -85,6 +85,9 @@ class TrainConfig:
             with ``simulations``; the others get ``fast_simulations`` and train the value only.
             1 (the default): off.
         fast_simulations: The fast searches' simulations; None: ``simulations // 6``.
+        opening_moves: Randomised openings: each self-play game starts after up to this many
+            uniformly random moves (how many drawn uniformly from 0; not trained on). 0 (the
+            default): off.
         dirichlet_alpha: Root noise concentration; None: ``min(1, 10 / num_actions)``.
         noise_fraction: Weight of the root noise.
         temperature_moves: Moves of each game drawn in proportion to the visit counts; None:
@@ -126,6 +129,7 @@ class TrainConfig:
     selection: str = "gumbel"
     full_search_fraction: float = 1.0
     fast_simulations: int | None = None
+    opening_moves: int = 0
     dirichlet_alpha: float | None = None
     noise_fraction: float = 0.25
     temperature_moves: int | None = None
@@ -201,6 +205,8 @@ class TrainConfig:
             require_int("fast_simulations", self.fast_simulations, 1, self.simulations),
         )
         probe = game.make_game()
+        cells = probe.rows * probe.cols
+        put("opening_moves", require_int("opening_moves", self.opening_moves, 0, cells))
         if self.dirichlet_alpha is None:
             put("dirichlet_alpha", min(1.0, 10.0 / probe.num_actions))
         put(
