@@ -1,8 +1,9 @@
 """Ship a trained network with the package: ``python docs/models/ship_network.py RUN_DIR``.
 
-Reads ``RUN_DIR/best.pt`` (an evaluated network of ``connectn train``), writes it without its
-optimizer state to ``agents/alphazero/networks/<game>.pt`` and records its game, SHA-256 and
-model card (``docs/models/<game>.md``, written by hand from the run's ``metrics.jsonl``) in
+Reads ``RUN_DIR/best.pt`` (an evaluated network of ``connectn train``; ``--checkpoint FILE``
+for another of the run's networks, such as ``RUN_DIR/checkpoints/step-0049030.pt``), writes
+it without its optimizer state to ``agents/alphazero/networks/<game>.pt`` and records its
+game, SHA-256 and model card (``docs/models/<game>.md``, written by ``write_card.py``) in
 ``agents/alphazero/networks/manifest.json``. A network for a game that already has one
 replaces it.
 """
@@ -35,8 +36,9 @@ def file_stem(game: GameConfig) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run_dir", type=Path)
+    parser.add_argument("--checkpoint", type=Path, help="the network to ship (RUN_DIR/best.pt)")
     args = parser.parse_args()
-    checkpoint = load_checkpoint(args.run_dir / "best.pt")
+    checkpoint = load_checkpoint(args.checkpoint or args.run_dir / "best.pt")
     name = file_stem(checkpoint.game)
     target = NETWORKS / f"{name}.pt"
     NETWORKS.mkdir(exist_ok=True)

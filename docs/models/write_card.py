@@ -48,13 +48,12 @@ def card(
     run: Path, strength: list[dict], simulations: int, command: str, trained: str, note: str
 ) -> tuple[str, str]:
     """The card's file stem and text."""
-    best = load_checkpoint(run / "best.pt")
-    game = best.game
+    game = load_checkpoint(run / "best.pt").game
     shipped = pretrained_checkpoint(game)
     path = Path(shipped.path)
     spec = shipped.spec
     parameters = sum(int(v.numel()) for v in shipped.network().state_dict().values())
-    progress = best.progress
+    progress = shipped.progress
     budgets = " ".join(str(r["budget"]) for r in strength)
     lines = [
         f"# Model card: {game.make_game().title}",
@@ -69,7 +68,7 @@ def card(
         f"| trained | {trained} |",
         f"| network | {spec.channels} channels x {spec.blocks} residual blocks, "
         f"{parameters:,} parameters, {path.stat().st_size:,} bytes |",
-        f"| shipped checkpoint | `best.pt` of the run: step {progress['step']:,} after "
+        f"| shipped checkpoint | the run's network at step {progress['step']:,}, after "
         f"{progress['seconds'] / 60:.1f} minutes of training, {progress['games']:,} self-play "
         f"games ({progress['positions']:,} positions) |",
         f"| run's metrics | `benchmarks/results/pretrained/{path.stem}/` (`metrics.jsonl`, "
