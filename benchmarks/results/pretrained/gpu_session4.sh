@@ -3,8 +3,9 @@
 # then short arena checks on all cores; the run dir comes back as one tar.gz (without the replay
 # buffer: with it, over the 16 MB a returned file may have).
 # Run on a lent machine (one NVIDIA H100, 16 CPU cores) on 2026-11-26 from the repository root, with
-# .whl/ holding the wheels of gymnasium, pettingzoo and Farama-Notifications (not on the machine)
-# and .gpu/connectn.py calling connectn_env.cli.main: `bash .gpu/hex11_gumbel.sh`. That session's
+# .whl/ holding the wheels of gymnasium, pettingzoo and Farama-Notifications (not on the machine),
+# .gpu/connectn.py calling connectn_env.cli.main and .gpu/hex11_puct.pt the 18.6-minute PUCT network
+# (runs/pretrained/hex11/best.pt of gpu_session3.sh): `bash .gpu/hex11_gumbel.sh`. That session's
 # arenas had a 60-second guard, too short for 16 processes' first compiles, and its tar.gz kept
 # the buffer (left out for size): the run dir and a 16-game arena against plain UCT 10,000 came
 # back in two more calls on the same warm machine. The guards and the tar below are the fixed ones,
