@@ -71,11 +71,6 @@ class BatchedSelfPlay:
             whose position trains the value only (its policy target is all zero). 1: every
             move a full search.
         fast_simulations: The fast searches' simulations; None: ``simulations // 6``.
-        handicap_fraction: Handicap games: the share of games in which one seat, drawn at
-            random, makes every move with a fast search (its positions train the value only).
-            The strong seat then meets mistakes, so a side that loses between equal players
-            (the second player of a won game) still sees which defences lose later or not at
-            all. 0: every game between equals.
         opening_moves: Randomised openings: each game starts after ``k`` uniformly random
             legal moves, ``k`` drawn uniformly from 0 to ``opening_moves`` (those moves are not
             searched and not trained on; an opening that ends the game is drawn again). The
@@ -98,7 +93,6 @@ class BatchedSelfPlay:
         selection: str = "puct",
         full_search_fraction: float = 1.0,
         fast_simulations: int | None = None,
-        handicap_fraction: float = 0.0,
         opening_moves: int = 0,
         reuse_tree: bool = True,
         seed: Any = None,
@@ -132,10 +126,6 @@ class BatchedSelfPlay:
             fast_simulations = max(1, simulations // 6)
         self.fast_simulations = require_int("fast_simulations", fast_simulations, 1, simulations)
         self.simulations = simulations
-        self.handicap_fraction = require_number("handicap_fraction", handicap_fraction, 0.0)
-        if self.handicap_fraction > 1:
-            raise ValueError(f"handicap_fraction must be between 0 and 1, got {handicap_fraction}")
-        self._weak_seats = np.full(games, -1, dtype=np.int64)  # -1: no handicap
         self.opening_moves = require_int("opening_moves", opening_moves, 0, game.rows * game.cols)
         explores = selection_rule(selection).explores_itself  # Gumbel: no Dirichlet noise
         self._noise = None if explores else (self.dirichlet_alpha, self.noise_fraction)
@@ -143,7 +133,7 @@ class BatchedSelfPlay:
             [] for _ in range(games)
         ]
         self.moves_played = 0
-        if self.opening_moves or self.handicap_fraction:
+        if self.opening_moves:
             for slot in range(games):
                 self._start(slot)
 
@@ -163,9 +153,6 @@ class BatchedSelfPlay:
                 full = np.ones(len(slots), dtype=bool)  # no draw: runs as before the option
             else:
                 full = search.generator.random(len(slots)) < self.full_search_fraction
-            if self.handicap_fraction:
-                to_move = np.array([search.state(slot).current_player() for slot in slots])
-                full &= to_move != self._weak_seats
             budgets = np.where(full, self.simulations, self.fast_simulations)
             search.run(slots, evaluate, simulations=budgets, noise=self._noise)
             policies = search.policies(slots)
@@ -206,15 +193,11 @@ class BatchedSelfPlay:
         )
 
     def _start(self, slot: int) -> None:
-        """Start a new game at ``slot``: the empty board, or a random opening; draw whether
-        one seat plays it handicapped."""
-        generator = self.search.generator
-        if self.handicap_fraction:
-            handicapped = generator.random() < self.handicap_fraction
-            self._weak_seats[slot] = int(generator.integers(0, 2)) if handicapped else -1
+        """Start a new game at ``slot``: the empty board, or a random opening."""
         if not self.opening_moves:
             self.search.reset(slot)
             return
+        generator = self.search.generator
         while True:
             state = self.game.new_initial_state()
             for _ in range(int(generator.integers(0, self.opening_moves + 1))):

@@ -70,12 +70,6 @@ _TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
         int,
         "simulations of the fast searches (simulations // 6)",
     ),
-    "--handicap-fraction": (
-        "handicap_fraction",
-        float,
-        "handicap games: the share of self-play games in which one seat, drawn at random, "
-        "makes every move with --fast-simulations (0: off)",
-    ),
     "--opening-moves": (
         "opening_moves",
         int,

@@ -832,44 +832,6 @@ def test_playout_cap_randomization_trains_the_policy_on_full_searches_only(tmp_p
     assert result.games >= 24
 
 
-def test_handicap_games_give_one_seat_fast_searches_that_train_the_value_only(tmp_path):
-    """handicap_fraction: in that share of games one seat, drawn at random, makes every move
-    with a fast search (no policy target); the other seat's moves are full searches; 0 keeps
-    every move full; a bad value is refused by name and a run stores it."""
-    game = REGISTRY.make("tictactoe")
-
-    def weak_seats(fraction: float) -> list[int | None]:
-        selfplay = BatchedSelfPlay(
-            game, 8, simulations=12, fast_simulations=2, handicap_fraction=fraction, seed=3
-        )
-        played = []
-        while len(played) < 60:
-            played += selfplay.play(uniform_evaluator, moves=1)
-        seats = []
-        for record in played:
-            targets = record.policies.sum(axis=1) > 0
-            untrained = set(record.players[~targets].tolist())
-            assert untrained <= {0, 1} and len(untrained) <= 1
-            if untrained:  # every move of that seat is fast, every move of the other full
-                (seat,) = untrained
-                assert not targets[record.players == seat].any()
-                assert targets[record.players != seat].all()
-            seats.append(next(iter(untrained), None))
-        return seats
-
-    assert set(weak_seats(0.0)) == {None}
-    assert set(weak_seats(1.0)) == {0, 1}
-    assert 10 < sum(seat is None for seat in weak_seats(0.5)) < 50
-    for bad in (-0.1, 1.5):
-        with pytest.raises(ValueError, match="handicap_fraction"):
-            BatchedSelfPlay(game, 2, simulations=8, handicap_fraction=bad)
-    with pytest.raises(ConfigError, match="handicap_fraction"):
-        tiny_config(tmp_path / "run", handicap_fraction=2)
-    result = train(tiny_config(tmp_path / "run", handicap_fraction=0.5), progress=False)
-    assert load_checkpoint(tmp_path / "run" / "latest.pt").config["handicap_fraction"] == 0.5
-    assert result.games >= 24
-
-
 def test_random_openings_start_games_after_random_moves_that_are_not_trained_on(tmp_path):
     """opening_moves: each game starts after 0 to opening_moves random moves (redrawn when
     they end the game); the first recorded position has that many stones; 0 keeps the empty

@@ -85,9 +85,6 @@ class TrainConfig:
             with ``simulations``; the others get ``fast_simulations`` and train the value only.
             1 (the default): off.
         fast_simulations: The fast searches' simulations; None: ``simulations // 6``.
-        handicap_fraction: Handicap games: the share of self-play games in which one seat,
-            drawn at random, makes every move with a fast search (``fast_simulations``; its
-            positions train the value only). 0 (the default): off.
         opening_moves: Randomised openings: each self-play game starts after up to this many
             uniformly random moves (how many drawn uniformly from 0; not trained on). 0 (the
             default): off.
@@ -132,7 +129,6 @@ class TrainConfig:
     selection: str = "gumbel"
     full_search_fraction: float = 1.0
     fast_simulations: int | None = None
-    handicap_fraction: float = 0.0
     opening_moves: int = 0
     dirichlet_alpha: float | None = None
     noise_fraction: float = 0.25
@@ -208,7 +204,6 @@ class TrainConfig:
             "fast_simulations",
             require_int("fast_simulations", self.fast_simulations, 1, self.simulations),
         )
-        put("handicap_fraction", _fraction("handicap_fraction", self.handicap_fraction))
         probe = game.make_game()
         cells = probe.rows * probe.cols
         put("opening_moves", require_int("opening_moves", self.opening_moves, 0, cells))

@@ -253,7 +253,6 @@ class _Trainer:
             "selection": config.selection,
             "full_search_fraction": config.full_search_fraction,
             "fast_simulations": config.fast_simulations,
-            "handicap_fraction": config.handicap_fraction,
             "opening_moves": config.opening_moves,
             "reuse_tree": config.reuse_tree,
             "precision": config.precision,

@@ -87,8 +87,8 @@ class SelfPlayWorker:
         spec: :class:`NetworkSpec` data.
         settings: ``simulations``, ``games_in_flight``, ``c_puct``, ``dirichlet_alpha``,
             ``noise_fraction``, ``temperature_moves``, ``selection``,
-            ``full_search_fraction``, ``fast_simulations``, ``handicap_fraction``,
-            ``opening_moves``, ``reuse_tree``, ``precision``.
+            ``full_search_fraction``, ``fast_simulations``, ``opening_moves``, ``reuse_tree``,
+            ``precision``.
         seed: Seed of this worker's games.
         threads: torch threads.
         device: torch device.
@@ -122,7 +122,6 @@ class SelfPlayWorker:
             selection=settings.get("selection", "puct"),
             full_search_fraction=settings.get("full_search_fraction", 1.0),
             fast_simulations=settings.get("fast_simulations"),
-            handicap_fraction=settings.get("handicap_fraction", 0.0),
             opening_moves=settings.get("opening_moves", 0),
             reuse_tree=settings["reuse_tree"],
             seed=seed,

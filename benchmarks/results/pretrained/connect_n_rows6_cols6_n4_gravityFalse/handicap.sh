@@ -3,7 +3,11 @@
 # seat, drawn at random, makes every move with a fast search), so the second player of a won game
 # meets mistakes and learns which defences hold. The shipped network's command (5 minutes,
 # Gumbel 64) plus the option; each run scored with 200 games against plain UCT 10,000 (network
-# 200 simulations) and 4,000 (400). This project's shared 2-core machine, 2026-11-26.
+# 200 simulations) and 4,000 (400). This project's shared 2-core machine, 2026-11-26, nothing
+# else running. The option existed at commit 7dedd93 only (removed after: no gain, see
+# handicap.out and the 6 x 6 model card); run this script there:
+# `./handicap.sh "h25 --handicap-fraction 0.25" "h50f2 --handicap-fraction 0.5 --fast-simulations 2"`
+# then `"h50 --handicap-fraction 0.5" "h25s1 --handicap-fraction 0.25 --seed 1"`.
 cd /work/main && . .venv/bin/activate
 export OMP_NUM_THREADS=1 PYTHONUNBUFFERED=1
 G="connect_n --rows 6 --cols 6 --n 4 --no-gravity"

@@ -8,7 +8,7 @@
 # these comments), with .whl/ holding the wheels of gymnasium, pettingzoo and Farama-Notifications
 # (not on the machine) and .gpu/connectn.py calling connectn_env.cli.main. Run a:
 # --handicap-fraction 0.25 (fast searches of 64 // 6 = 10 simulations); run b:
-# --handicap-fraction 0.5 --fast-simulations 10.
+# --handicap-fraction 0.5 --fast-simulations 10. The option existed at commit 7dedd93 only.
 set -u
 export PYTHONPATH=/tmp/site:$PWD OMP_NUM_THREADS=1 PYTHONUNBUFFERED=1 MPLBACKEND=Agg
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 3
