@@ -3,7 +3,8 @@
 # evaluations during the run (--eval-minutes 0), each network then scored with 200 games against plain
 # UCT 2,000 (200 simulations per move). The first three runs were made one after another on the otherwise
 # idle 2-core machine, each started by hand with the commands below (start time and load average noted);
-# the fourth (a third seed with two workers) in a later session, also alone on the machine.
+# the fourth (a third seed with two workers) in a later session and the fifth (a fourth seed) in the
+# session after it, each alone on the machine.
 cd /work/main && . .venv/bin/activate
 export OMP_NUM_THREADS=1 PYTHONUNBUFFERED=1
 one() {
@@ -18,3 +19,4 @@ one c4_w2 --workers 2  # started 12:17, load 0.54
 one c4_w1q --workers 1  # started 12:34, load 0.66
 one c4_w2s1 --workers 2 --seed 1  # started 12:50, load 1.28
 one c4_w2s2 --workers 2 --seed 2  # started 17:26, load 1.25
+one c4_w2s3 --workers 2 --seed 3  # started 19:12, load 0.77
