@@ -83,6 +83,12 @@ _TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
         int,
         "moves per game drawn by visit counts (about sqrt(cells))",
     ),
+    "--init": (
+        "init",
+        str,
+        "start from this network's weights: a checkpoint of the game with the run's "
+        "--channels and --blocks, or pretrained (the shipped network); default: random",
+    ),
     "--channels": ("channels", int, "network channels (32)"),
     "--blocks": ("blocks", int, "residual blocks (3)"),
     "--batch-size": ("batch_size", int, "positions per training step (256)"),
@@ -150,7 +156,8 @@ def add_train_options(sub: argparse.ArgumentParser) -> None:
     for options, title in ((_SESSION, "budget and resources"), (_TRAINING, "training")):
         group = sub.add_argument_group(title)
         for flag, (_, kind, text) in options.items():
-            metavar = {_budgets: "N,N,...", _device: "DEVICE", _precision: "P"}.get(kind, "N")
+            metavar = {_budgets: "N,N,...", _device: "DEVICE", _precision: "P", str: "NETWORK"}
+            metavar = metavar.get(kind, "N")
             group.add_argument(flag, type=kind, default=None, metavar=metavar, help=text)
 
 

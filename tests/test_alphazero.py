@@ -37,6 +37,7 @@ from agents.alphazero.checkpoint import (  # noqa: E402
 )
 from agents.alphazero.learner import Learner, losses  # noqa: E402
 from agents.alphazero.network import NetworkSpec, PolicyValueNet, encode  # noqa: E402
+from agents.alphazero.pretrained import pretrained_checkpoint  # noqa: E402
 from agents.alphazero.replay import Batch, ReplayBuffer, SymmetryTable  # noqa: E402
 from agents.batched import uniform_evaluator  # noqa: E402
 from agents.selfplay import BatchedSelfPlay  # noqa: E402
@@ -442,6 +443,47 @@ def test_a_run_is_reproducible_from_its_seed(tmp_path) -> None:
     train(tiny_config(tmp_path / "d", seed=6), progress=False)
     different = load_checkpoint(tmp_path / "d" / "latest.pt").model
     assert any(not torch.equal(value, different[name]) for name, value in weights[0].items())
+
+
+def _weights_equal(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(torch.equal(a[name], b[name]) for name in a)
+
+
+def test_a_run_starts_from_the_network_init_names(trained, tmp_path) -> None:
+    """``init`` loads a checkpoint's (or the shipped network's) weights before self-play; a
+    budget spent before the buffer fills leaves them untouched in ``latest.pt``."""
+    untrained = {"games": 2, "min_buffer": 2000}
+    source = load_checkpoint(trained / "latest.pt")
+    train(tiny_config(tmp_path / "a", init=str(trained / "latest.pt"), **untrained), progress=False)
+    started = load_checkpoint(tmp_path / "a" / "latest.pt")
+    assert started.progress["step"] == 0 and _weights_equal(started.model, source.model)
+    train(tiny_config(tmp_path / "b", **untrained), progress=False)
+    assert not _weights_equal(load_checkpoint(tmp_path / "b" / "latest.pt").model, source.model)
+    shipped = pretrained_checkpoint(GameConfig("tictactoe"))
+    config = tiny_config(tmp_path / "c", init="pretrained", channels=32, blocks=3, **untrained)
+    train(config, progress=False)
+    assert _weights_equal(load_checkpoint(tmp_path / "c" / "latest.pt").model, shipped.model)
+    assert json.loads((tmp_path / "c" / "run.json").read_text())["config"]["init"] == "pretrained"
+
+
+@pytest.mark.parametrize(
+    ("init", "changes", "message"),
+    [
+        ("MISSING", {}, r"init: .*none\.pt: no checkpoint file there"),
+        ("LATEST", {"channels": 16}, "8 channels and 1 blocks, this run's has 16 and 1: give "),
+        ("LATEST", {"game": "connect_four"}, "init: .*tictactoe, not .*connect_four"),
+        ("pretrained", {"game": GAMES["hex 4x4"]}, "init: no pretrained network ships for hex"),
+        (5, {}, "init must be a checkpoint path or 'pretrained', got 5"),
+    ],
+)
+def test_a_bad_init_is_refused_before_anything_is_written(
+    trained, tmp_path, init, changes, message
+) -> None:
+    files = {"LATEST": str(trained / "latest.pt"), "MISSING": str(tmp_path / "none.pt")}
+    init = files.get(init, init)
+    with pytest.raises(ConfigError, match=message):
+        train(tiny_config(tmp_path / "run", init=init, **changes), progress=False)
+    assert not (tmp_path / "run").exists()
 
 
 def test_a_run_with_a_worker_process_and_evaluation(tmp_path) -> None:

@@ -60,6 +60,10 @@ class TrainConfig:
         games: Self-play games budget of the whole run. At least one budget is needed.
         resume: Continue the run in ``out`` (its game and training settings are kept).
         seed: Seed of the network's initial weights, self-play and sampling.
+        init: Start a new run from a network's weights instead of random ones: a checkpoint
+            file of this game whose network has ``channels`` and ``blocks``, or
+            ``"pretrained"`` (the network shipped for the game). The optimizer, replay buffer
+            and counters start afresh. None (the default): random weights.
         device: ``"cpu"`` or ``"cuda"`` (training and self-play inference).
         workers: Self-play worker processes (or Ray actors); 0 plays in the driver process.
         ray: Ray address (``"auto"``, ``"ray://host:10001"``, ...): workers are Ray actors.
@@ -115,6 +119,7 @@ class TrainConfig:
     games: int | None = None
     resume: bool = False
     seed: int = 0
+    init: str | None = None
     device: str = "cpu"
     workers: int = 1
     ray: str | None = None
@@ -176,6 +181,12 @@ class TrainConfig:
             raise ValueError("training needs a budget: give minutes, games or both")
         put("resume", require_bool("resume", self.resume))
         put("seed", require_int("seed", self.seed, 0))
+        if self.init is not None:
+            if not isinstance(self.init, str | Path) or not str(self.init):
+                raise TypeError(
+                    f"init must be a checkpoint path or 'pretrained', got {self.init!r}"
+                )
+            put("init", str(self.init))
         if self.device not in DEVICES:
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, got {self.device!r}")
         put("workers", require_int("workers", self.workers, 0, 4096))

@@ -46,6 +46,7 @@ from agents.alphazero.inference import weights_of
 from agents.alphazero.learner import Learner
 from agents.alphazero.metrics import MetricsLog, plot_metrics
 from agents.alphazero.network import NetworkSpec, PolicyValueNet
+from agents.alphazero.pretrained import pretrained_checkpoint
 from agents.alphazero.replay import ReplayBuffer, SymmetryTable
 from agents.alphazero.resume import Resumed, restore_run
 from agents.alphazero.rundir import RunDirectory
@@ -186,6 +187,8 @@ class _Trainer:
             "pairings": [],  # MatchResult.to_json() of every evaluation game set
             "last_eval_seconds": 0.0,
         }
+        if config.init is not None and not config.resume:
+            self.model.load_state_dict(self._initial_network(config.init).model)
         self.resumed: Resumed | None = None
         if config.resume:
             self.resumed = restore_run(
@@ -195,6 +198,25 @@ class _Trainer:
             self.learner.steps = self.state["step"]
         kind = "ray" if config.ray else ("process" if config.workers else "inline")
         self.actors = make_actors(kind, config.ray)  # before any write: Ray may be unreachable
+
+    def _initial_network(self, source: str) -> Checkpoint:
+        """The checkpoint ``init`` names, checked against this run's game and network."""
+        game = self.config.game
+        try:
+            if source == "pretrained":
+                checkpoint = pretrained_checkpoint(game)
+            else:
+                checkpoint = load_checkpoint(source, game)
+        except ValueError as error:  # CheckpointError is one
+            raise ConfigError(f"init: {error}") from None
+        if checkpoint.spec != self.spec:
+            have, want = checkpoint.spec, self.spec
+            raise ConfigError(
+                f"init: {source} is a network with {have.channels} channels and {have.blocks} "
+                f"blocks, this run's has {want.channels} and {want.blocks}: give --channels "
+                f"{have.channels} --blocks {have.blocks}"
+            )
+        return checkpoint
 
     def run(self) -> TrainResult:
         config, run = self.config, self.run_dir
