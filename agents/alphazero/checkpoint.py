@@ -4,7 +4,8 @@ no pickled objects, so loading a file runs no code from it.
 
 Every file holds ``{"format", "version", "game": {"name", "params"}, "network": NetworkSpec
 data, "model": state dict, "sha256"}``; a training checkpoint (``latest.pt``) also holds the
-optimizer's state dict, the training config and the run's progress.
+optimizer's state dict, the training config and the run's progress, and, in a run that keeps
+one, the moving average of the weights (``"average"``, a state dict of the same network).
 
 ``sha256`` is the digest of every other entry as loaded (each tensor's dtype, shape and raw
 bytes, every number and string, dict keys in a fixed order): torch's zip reader checks no
@@ -65,6 +66,8 @@ class Checkpoint:
         spec: The network's shape.
         model: Its state dict.
         optimizer: The optimizer's state dict (training checkpoints), else None.
+        average: The moving average of the weights (training checkpoints of a run with
+            ``weight_average``), else None.
         config: The training config as JSON data, or None.
         progress: Counters of the run (step, games, positions, seconds...).
         path: Where it was read from (None if not read from a file).
@@ -74,6 +77,7 @@ class Checkpoint:
     spec: NetworkSpec
     model: dict[str, torch.Tensor]
     optimizer: dict[str, Any] | None = None
+    average: dict[str, torch.Tensor] | None = None
     config: dict[str, Any] | None = None
     progress: dict[str, Any] = field(default_factory=dict)
     path: Path | None = None
@@ -112,6 +116,8 @@ def save_checkpoint(path: str | Path, checkpoint: Checkpoint) -> None:
     }
     if checkpoint.optimizer is not None:
         data["optimizer"] = checkpoint.optimizer
+    if checkpoint.average is not None:
+        data["average"] = {name: value.detach().cpu() for name, value in checkpoint.average.items()}
     if checkpoint.config is not None:
         data["config"] = checkpoint.config
     data[DIGEST_KEY] = content_digest(data)
@@ -157,11 +163,14 @@ def load_checkpoint(path: str | Path, game: BoardGame | GameConfig | None = None
             spec=_network_spec(data["network"], game_config),
             model=dict(data["model"]),
             optimizer=_optional_dict(data, "optimizer"),
+            average=_optional_dict(data, "average"),
             config=_optional_dict(data, "config"),
             progress=dict(data.get("progress", {})),
             path=path,
         )
         PolicyValueNet(checkpoint.spec).load_state_dict(checkpoint.model)
+        if checkpoint.average is not None:
+            PolicyValueNet(checkpoint.spec).load_state_dict(checkpoint.average)
     except (KeyError, TypeError, ValueError, RuntimeError) as error:
         raise CheckpointError(f"{path}: a damaged checkpoint: {error}") from None
     if game is not None:
