@@ -14,16 +14,14 @@ then score the networks the run evaluated at (about) the given minutes of traini
 
 The network's games are played all at once (``agents.alphazero.evaluation.play_match``: the
 network side searches every game on one batched search), colours alternating. A mark at or
-past the run's end uses ``latest.pt`` (the network when the budget ran out; in a run with
-``--weight-average``, its moving average of the weights, the network the run plays). Prints a
-Markdown table: score (win 1, draw 1/2), wins-draws-losses, Wilson 95% interval, and the
-network's score in the games it moved first and second; ``--json`` also writes the results.
+past the run's end uses ``latest.pt`` (the network when the budget ran out). Prints a Markdown
+table: score (win 1, draw 1/2), wins-draws-losses, Wilson 95% interval, and the network's
+score in the games it moved first and second; ``--json`` also writes the results.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import time
 from pathlib import Path
@@ -74,8 +72,6 @@ def main() -> None:
     for minutes in args.minutes:
         path, trained = checkpoint_at(args.run, minutes)
         checkpoint = load_checkpoint(path)
-        if checkpoint.average is not None:  # the run plays its average of the weights
-            checkpoint = dataclasses.replace(checkpoint, model=checkpoint.average)
         game = checkpoint.game.make_game()
         if header is None:
             header = (

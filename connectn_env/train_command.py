@@ -94,12 +94,6 @@ _TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
     "--batch-size": ("batch_size", int, "positions per training step (256)"),
     "--learning-rate": ("learning_rate", float, "AdamW learning rate (0.002)"),
     "--weight-decay": ("weight_decay", float, "AdamW weight decay (0.0001)"),
-    "--weight-average": (
-        "weight_average",
-        float,
-        "decay per step of a moving average of the weights, the network evaluated and "
-        "played (0: off; 0.9995: about the last 2,000 steps)",
-    ),
     "--buffer-size": ("buffer_size", int, "positions in the replay buffer (50000)"),
     "--train-ratio": ("train_ratio", float, "positions trained per self-play position (8)"),
     "--eval-games": (

@@ -3,7 +3,6 @@ training runs (resume, reproducibility, worker processes, bad input), the comman
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import io
 import json
@@ -158,31 +157,6 @@ def test_a_training_step_lowers_the_loss_on_a_fixed_batch() -> None:
         after = losses(model, batch)
     assert float(after["loss"]) < 0.8 * before
     assert learner.steps == 40
-
-
-def test_the_learner_keeps_a_moving_average_of_the_weights() -> None:
-    """``weight_average`` d: the first step's weights, then d * average + (1 - d) * weights
-    after each step, batch-norm statistics included; before any step it plays the model."""
-    game = REGISTRY.make("tictactoe")
-    batch = self_play_batch(game, 64)
-    torch.manual_seed(0)
-    model = PolicyValueNet(NetworkSpec.for_game(game, channels=8, blocks=1))
-    learner = Learner(model, learning_rate=3e-3, weight_decay=0.0, device="cpu", weight_average=0.9)
-    assert learner.played is model
-    expected: dict[str, torch.Tensor] = {}
-    for _ in range(4):
-        learner.step(batch)
-        for name, value in model.state_dict().items():
-            if value.is_floating_point():
-                value = value.detach().clone()
-                expected[name] = (
-                    value if name not in expected else 0.9 * expected[name] + 0.1 * value
-                )
-    averaged = learner.played.state_dict()
-    assert learner.played is not model
-    for name, value in expected.items():
-        torch.testing.assert_close(averaged[name], value, rtol=1e-5, atol=1e-6)
-    assert not torch.equal(averaged["stem.0.weight"], model.state_dict()["stem.0.weight"])
 
 
 # --- augmentation against the rules ----------------------------------------------------------
@@ -512,26 +486,6 @@ def test_a_bad_init_is_refused_before_anything_is_written(
     assert not (tmp_path / "run").exists()
 
 
-def test_a_run_with_a_weight_average_plays_it_and_resumes_it(tmp_path) -> None:
-    out = tmp_path / "run"
-    train(tiny_config(out, weight_average=0.9), progress=False)
-    latest = load_checkpoint(out / "latest.pt")
-    assert latest.average is not None and latest.progress["step"] > 0
-    assert not _weights_equal(latest.average, latest.model)
-    assert _weights_equal(load_checkpoint(out / "best.pt").model, latest.average)
-    second = train(resume_config(out, games=48), progress=False)
-    resumed = load_checkpoint(out / "latest.pt")
-    assert resumed.progress["step"] == second.steps > latest.progress["step"]
-    assert _weights_equal(load_checkpoint(out / "best.pt").model, resumed.average)
-    with pytest.raises(RunDirectoryError, match="keeps its training settings"):
-        train(resume_config(out, games=72, weight_average=0.99), progress=False)
-    save_checkpoint(out / "latest.pt", dataclasses.replace(resumed, average=None))
-    before = files_digest(out)
-    with pytest.raises(CheckpointError, match="holds no moving average of the weights"):
-        train(resume_config(out, games=72), progress=False)
-    assert files_digest(out) == before
-
-
 def test_a_run_with_a_worker_process_and_evaluation(tmp_path) -> None:
     out = tmp_path / "run"
     result = train(
@@ -568,8 +522,6 @@ def test_a_run_with_a_worker_process_and_evaluation(tmp_path) -> None:
         ({"noise_fraction": 2.0}, "noise_fraction must be between 0 and 1"),
         ({"workers": 0, "ray": "auto"}, "workers must be at least 1 with ray"),
         ({"buffer_size": 10}, "buffer_size must be at least 32"),
-        ({"weight_average": 1.0}, "weight_average must be below 1, got 1.0"),
-        ({"weight_average": -0.5}, "weight_average must be at least 0"),
     ],
 )
 def test_a_bad_config_is_refused_naming_the_setting(tmp_path, changes, message) -> None:

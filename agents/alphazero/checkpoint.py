@@ -4,8 +4,7 @@ no pickled objects, so loading a file runs no code from it.
 
 Every file holds ``{"format", "version", "game": {"name", "params"}, "network": NetworkSpec
 data, "model": state dict, "sha256"}``; a training checkpoint (``latest.pt``) also holds the
-optimizer's state dict, the training config and the run's progress, and, in a run that keeps
-one, the moving average of the weights (``"average"``, a state dict of the same network).
+optimizer's state dict, the training config and the run's progress.
 
 ``sha256`` is the digest of every other entry as loaded (each tensor's dtype, shape and raw
 bytes, every number and string, dict keys in a fixed order): torch's zip reader checks no
@@ -66,8 +65,6 @@ class Checkpoint:
         spec: The network's shape.
         model: Its state dict.
         optimizer: The optimizer's state dict (training checkpoints), else None.
-        average: The moving average of the weights (training checkpoints of a run with
-            ``weight_average``), else None.
         config: The training config as JSON data, or None.
         progress: Counters of the run (step, games, positions, seconds...).
         path: Where it was read from (None if not read from a file).
@@ -77,7 +74,6 @@ class Checkpoint:
     spec: NetworkSpec
     model: dict[str, torch.Tensor]
     optimizer: dict[str, Any] | None = None
-    average: dict[str, torch.Tensor] | None = None
     config: dict[str, Any] | None = None
     progress: dict[str, Any] = field(default_factory=dict)
     path: Path | None = None
@@ -116,8 +112,6 @@ def save_checkpoint(path: str | Path, checkpoint: Checkpoint) -> None:
     }
     if checkpoint.optimizer is not None:
         data["optimizer"] = checkpoint.optimizer
-    if checkpoint.average is not None:
-        data["average"] = {name: value.detach().cpu() for name, value in checkpoint.average.items()}
     if checkpoint.config is not None:
         data["config"] = checkpoint.config
     data[DIGEST_KEY] = content_digest(data)
@@ -163,14 +157,11 @@ def load_checkpoint(path: str | Path, game: BoardGame | GameConfig | None = None
             spec=_network_spec(data["network"], game_config),
             model=dict(data["model"]),
             optimizer=_optional_dict(data, "optimizer"),
-            average=_optional_dict(data, "average"),
             config=_optional_dict(data, "config"),
             progress=dict(data.get("progress", {})),
             path=path,
         )
         PolicyValueNet(checkpoint.spec).load_state_dict(checkpoint.model)
-        if checkpoint.average is not None:
-            PolicyValueNet(checkpoint.spec).load_state_dict(checkpoint.average)
     except (KeyError, TypeError, ValueError, RuntimeError) as error:
         raise CheckpointError(f"{path}: a damaged checkpoint: {error}") from None
     if game is not None:

@@ -100,11 +100,6 @@ class TrainConfig:
         batch_size: Positions per training step.
         learning_rate: AdamW learning rate.
         weight_decay: AdamW weight decay.
-        weight_average: Decay per training step of an exponential moving average of the
-            weights (batch-norm statistics included). The average is the network that is
-            evaluated and saved to play (``best.pt``, ``checkpoints/``); self-play and training
-            use the trained weights. 0 (the default): off; 0.9995 averages over about the last
-            2,000 steps.
         buffer_size: Positions the replay buffer holds (the newest are kept).
         train_ratio: Positions trained on (with repetition) per new self-play position.
         min_buffer: Positions collected before training starts; None: ``4 * batch_size``.
@@ -147,7 +142,6 @@ class TrainConfig:
     batch_size: int = 256
     learning_rate: float = 2e-3
     weight_decay: float = 1e-4
-    weight_average: float = 0.0
     buffer_size: int = 50_000
     train_ratio: float = 8.0
     min_buffer: int | None = None
@@ -241,9 +235,6 @@ class TrainConfig:
             require_number("learning_rate", self.learning_rate, 0.0, strict_low=True),
         )
         put("weight_decay", require_number("weight_decay", self.weight_decay, 0.0))
-        put("weight_average", require_number("weight_average", self.weight_average, 0.0))
-        if self.weight_average >= 1:
-            raise ValueError(f"weight_average must be below 1, got {self.weight_average}")
         put("buffer_size", require_int("buffer_size", self.buffer_size, self.batch_size))
         put("train_ratio", require_number("train_ratio", self.train_ratio, 0.0, strict_low=True))
         if self.min_buffer is None:

@@ -1,13 +1,11 @@
 """The learner: AdamW steps on the AlphaZero loss (policy cross-entropy plus value squared
-error; the weight decay is the L2 term), and optionally an exponential moving average of the
-weights (``torch.optim.swa_utils.AveragedModel``) as the network to play."""
+error; the weight decay is the L2 term)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import torch
-from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
 
 from agents.alphazero.network import PolicyValueNet, encode, masked_log_softmax
 from agents.alphazero.replay import Batch
@@ -38,18 +36,10 @@ class Learner:
         learning_rate: AdamW learning rate.
         weight_decay: AdamW weight decay.
         device: Where the model lives.
-        weight_average: Decay per step of the moving average of the weights and batch-norm
-            statistics (0: none).
     """
 
     def __init__(
-        self,
-        model: PolicyValueNet,
-        *,
-        learning_rate: float,
-        weight_decay: float,
-        device: Any,
-        weight_average: float = 0.0,
+        self, model: PolicyValueNet, *, learning_rate: float, weight_decay: float, device: Any
     ) -> None:
         self.model = model.to(device)
         self.device = torch.device(device)
@@ -57,26 +47,6 @@ class Learner:
             model.parameters(), lr=learning_rate, weight_decay=weight_decay
         )
         self.steps = 0
-        self.average = None
-        if weight_average > 0:
-            self.average = AveragedModel(
-                model, multi_avg_fn=get_ema_multi_avg_fn(weight_average), use_buffers=True
-            )
-
-    @property
-    def played(self) -> PolicyValueNet:
-        """The network to evaluate and play: the weight average once it has averaged a step,
-        else the trained network."""
-        if self.average is None or int(self.average.n_averaged) == 0:
-            return self.model
-        return self.average.module
-
-    def restore_average(self, weights: dict[str, torch.Tensor]) -> None:
-        """Continue the average from ``weights`` (a resumed run's, saved by a checkpoint)."""
-        if self.average is None:
-            raise ValueError("this learner keeps no weight average")
-        self.average.module.load_state_dict(weights)
-        self.average.n_averaged.fill_(1 if self.steps > 0 else 0)
 
     def step(self, batch: Batch) -> dict[str, float]:
         """One gradient step on ``batch``; returns the losses before the step."""
@@ -86,6 +56,4 @@ class Learner:
         parts["loss"].backward()
         self.optimizer.step()
         self.steps += 1
-        if self.average is not None:
-            self.average.update_parameters(self.model)
         return {name: float(value.detach()) for name, value in parts.items()}

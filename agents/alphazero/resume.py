@@ -48,12 +48,10 @@ class Resumed:
     Attributes:
         state: The run's counters and evaluation history, as the trainer keeps them.
         metrics: The metrics records up to the checkpoint (the later ones are dropped).
-        average: The moving average of the weights (a run with ``weight_average``), else None.
     """
 
     state: dict[str, Any]
     metrics: list[dict[str, Any]]
-    average: dict[str, torch.Tensor] | None = None
 
 
 def restore_run(
@@ -77,11 +75,6 @@ def restore_run(
     state, sampler_state = _training_entries(latest)
     model.load_state_dict(latest.model)
     _load_optimizer(optimizer, latest, model)
-    if config.weight_average > 0 and latest.average is None:
-        raise CheckpointError(
-            f"{run.latest}: it holds no moving average of the weights, though {run.run_file} "
-            "keeps one (weight_average)"
-        )
     try:
         sampler.bit_generator.state = sampler_state
     except (TypeError, ValueError, KeyError, OverflowError) as error:
@@ -99,8 +92,7 @@ def restore_run(
     except (OSError, ValueError) as error:
         raise RunDirectoryError(describe_file_error(run.metrics, error)) from None
     kept = [r for r in records if r["seconds"] <= state["seconds"]]
-    average = latest.average if config.weight_average > 0 else None
-    return Resumed(state=state, metrics=kept, average=average)
+    return Resumed(state=state, metrics=kept)
 
 
 def _check_network(checkpoint: Checkpoint, spec: NetworkSpec, run: RunDirectory) -> None:

@@ -172,7 +172,6 @@ class _Trainer:
             learning_rate=config.learning_rate,
             weight_decay=config.weight_decay,
             device=config.device,
-            weight_average=config.weight_average,
         )
         self.buffer = ReplayBuffer(config.buffer_size, self.game)
         self.symmetries = SymmetryTable(self.game)
@@ -197,8 +196,6 @@ class _Trainer:
             )
             self.state.update(self.resumed.state)
             self.learner.steps = self.state["step"]
-            if self.resumed.average is not None:
-                self.learner.restore_average(self.resumed.average)
         kind = "ray" if config.ray else ("process" if config.workers else "inline")
         self.actors = make_actors(kind, config.ray)  # before any write: Ray may be unreachable
 
@@ -461,7 +458,7 @@ class _Trainer:
             previous = (last["label"], {k: v.numpy() for k, v in weights.items()})
         task = EvaluationTask(
             label=label,
-            weights=weights_of(self.learner.played),
+            weights=weights_of(self.model),
             previous=previous,
             budgets=tuple(state["budgets"]),
             games=games,
@@ -543,16 +540,14 @@ class _Trainer:
             "positions": self.state["positions"],
             "seconds": self.state["seconds"],
         }
-        averaging = self.learner.average is not None
         if training:
             progress["state"] = json.dumps(self.state)
             progress["sampler"] = json.dumps(self.sampler.bit_generator.state)
         return Checkpoint(
             game=self.config.game,
             spec=self.spec,
-            model=(self.model if training else self.learner.played).state_dict(),
+            model=self.model.state_dict(),
             optimizer=self.learner.optimizer.state_dict() if training else None,
-            average=self.learner.played.state_dict() if training and averaging else None,
             config=self.config.to_json(),
             progress=progress,
         )

@@ -1,9 +1,8 @@
 """Ship a trained network with the package: ``python docs/models/ship_network.py RUN_DIR``.
 
 Reads ``RUN_DIR/best.pt`` (an evaluated network of ``connectn train``; ``--checkpoint FILE``
-for another of the run's networks, such as ``RUN_DIR/checkpoints/step-0049030.pt``; of a
-training checkpoint that keeps a moving average of the weights, the average), writes it
-without its optimizer state to ``agents/alphazero/networks/<game>.pt`` and records its
+for another of the run's networks, such as ``RUN_DIR/checkpoints/step-0049030.pt``), writes
+it without its optimizer state to ``agents/alphazero/networks/<game>.pt`` and records its
 game, SHA-256 and model card (``docs/models/<game>.md``, written by ``write_card.py``) in
 ``agents/alphazero/networks/manifest.json``. A network for a game that already has one
 replaces it.
@@ -43,9 +42,7 @@ def main() -> None:
     name = file_stem(checkpoint.game)
     target = NETWORKS / f"{name}.pt"
     NETWORKS.mkdir(exist_ok=True)
-    save_checkpoint(
-        target, dataclasses.replace(checkpoint, optimizer=None, average=None, path=None)
-    )
+    save_checkpoint(target, dataclasses.replace(checkpoint, optimizer=None, path=None))
     data = target.read_bytes()
     if len(data) > MAX_BYTES:
         target.unlink()

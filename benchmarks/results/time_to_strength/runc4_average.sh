@@ -1,4 +1,5 @@
 #!/bin/bash
+# Ran at commit 412d9ad: the next commit removed --weight-average (no reliable gain).
 # Connect Four time to strength with a moving average of the weights (--weight-average 0.9995):
 # 15-minute runs with the machine's two cores for self-play, as runc4_workers.sh, each run's
 # network (the average: alphazero_strength.py plays it) then scored with 200 games against

@@ -1,4 +1,5 @@
 #!/bin/bash
+# Ran at commit 412d9ad: the next commit removed --weight-average (no reliable gain).
 # The trained weights of runs made with --weight-average, scored as their averages were (the
 # pairing the runs' own scripts name), for a paired comparison: each run's metrics and
 # latest.pt without its average go to RUN_raw/, which alphazero_strength.py then plays.
