@@ -3,7 +3,6 @@
 # 1,000 in one process and against 10,000 in another, side by side on the 2-core machine.
 cd /work/main && . .venv/bin/activate
 export OMP_NUM_THREADS=1 PYTHONUNBUFFERED=1
-R=benchmarks/results/pretrained/hex_rows11_cols11_swapFalse
 echo "start $(date +%T) load $(cut -d' ' -f1-3 /proc/loadavg)"
 python benchmarks/alphazero_strength.py runs/gpu/hex11w --minutes 9999 --budgets 100 1000 --simulations 200 --games 20 --json runs/gpu/hex11w_low.json > runs/gpu/hex11w_low.out 2>&1 &
 python benchmarks/alphazero_strength.py runs/gpu/hex11w --minutes 9999 --budgets 10000 --simulations 200 --games 20 --json runs/gpu/hex11w_10k.json > runs/gpu/hex11w_10k.out 2>&1
