@@ -3,6 +3,7 @@ training runs (resume, reproducibility, worker processes, bad input), the comman
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import io
 import json
@@ -35,6 +36,7 @@ from agents.alphazero.checkpoint import (  # noqa: E402
     content_digest,
     save_checkpoint,
 )
+from agents.alphazero.inference import weights_of  # noqa: E402
 from agents.alphazero.learner import Learner, losses  # noqa: E402
 from agents.alphazero.network import NetworkSpec, PolicyValueNet, encode  # noqa: E402
 from agents.alphazero.pretrained import pretrained_checkpoint  # noqa: E402
@@ -157,6 +159,26 @@ def test_a_training_step_lowers_the_loss_on_a_fixed_batch() -> None:
         after = losses(model, batch)
     assert float(after["loss"]) < 0.8 * before
     assert learner.steps == 40
+
+
+def test_the_learner_trains_in_channels_last_layout_with_the_same_outputs() -> None:
+    game = REGISTRY.make("connect_four")
+    batch = self_play_batch(game, 32)
+    torch.manual_seed(0)
+    model = PolicyValueNet(NetworkSpec.for_game(game, channels=16, blocks=2))
+    reference = copy.deepcopy(model).eval()
+    Learner(model, learning_rate=3e-3, weight_decay=0.0, device="cpu")
+    weight = model.tower[0].conv1.weight
+    assert weight.is_contiguous(memory_format=torch.channels_last)
+    assert not weight.is_contiguous()
+    model.eval()
+    with torch.no_grad():
+        x = encode(batch.observations, batch.players)
+        for got, want in zip(model(x), reference(x), strict=True):
+            torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+    sent = weights_of(model)["tower.0.conv1.weight"]  # what workers and checkpoints get
+    assert sent.flags["C_CONTIGUOUS"]
+    np.testing.assert_array_equal(sent, weight.detach().numpy())
 
 
 # --- augmentation against the rules ----------------------------------------------------------

@@ -29,7 +29,8 @@ def losses(model: PolicyValueNet, batch: Batch, device: Any = "cpu") -> dict[str
 
 
 class Learner:
-    """Trains ``model`` in place.
+    """Trains ``model`` in place, its convolution weights in channels-last layout (a CPU step of
+    the default network 1.2 to 1.4 times as fast as in NCHW: ``benchmarks/learner_speed.py``).
 
     Args:
         model: The network.
@@ -41,7 +42,7 @@ class Learner:
     def __init__(
         self, model: PolicyValueNet, *, learning_rate: float, weight_decay: float, device: Any
     ) -> None:
-        self.model = model.to(device)
+        self.model = model.to(device, memory_format=torch.channels_last)
         self.device = torch.device(device)
         self.optimizer = torch.optim.AdamW(
             model.parameters(), lr=learning_rate, weight_decay=weight_decay
