@@ -1,10 +1,11 @@
 """A learner step's CPU time with the network's weights in the default (NCHW) layout and in
 channels-last, the layout :class:`agents.alphazero.learner.Learner` trains in.
 
-Both layouts train a copy of the same randomly initialised network of the given size on the
-same batch of ``--batch`` random positions (AdamW, the training loss), in this process, one
-torch thread; rounds alternate between them, each ``--steps`` steps timed by
-``time.thread_time`` (the machine is shared: wall time would measure the neighbours).
+Both layouts train a copy of the same randomly initialised network of the given size with
+:class:`~agents.alphazero.learner.Learner` (the reference's weights put back in NCHW) on the
+same batch of ``--batch`` random positions, in this process, one torch thread; rounds
+alternate between them, each ``--steps`` steps timed by ``time.thread_time`` (the machine is
+shared: wall time would measure the neighbours).
 Reported: milliseconds of CPU per step, medians over ``--rounds``, and the speed-up.
 
     python benchmarks/learner_speed.py                  # Connect Four, 6 x 6, Hex 11 x 11
@@ -15,15 +16,18 @@ from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import statistics
 import time
 
 import numpy as np
 import torch
 
-from agents.alphazero.learner import losses
+from agents.alphazero.config import TrainConfig
+from agents.alphazero.learner import Learner
 from agents.alphazero.network import NetworkSpec, PolicyValueNet
 from agents.alphazero.replay import Batch
+from connectn_env.games import BoardGame
 from connectn_env.records import GameConfig
 
 GAMES = {
@@ -33,7 +37,7 @@ GAMES = {
 }
 
 
-def random_batch(game: object, size: int, generator: np.random.Generator) -> Batch:
+def random_batch(game: BoardGame, size: int, generator: np.random.Generator) -> Batch:
     """``size`` positions of random stones with random policy and value targets."""
     shape = (size, game.rows, game.cols, 2)
     policies = generator.random((size, game.num_actions)).astype(np.float32)
@@ -46,16 +50,24 @@ def random_batch(game: object, size: int, generator: np.random.Generator) -> Bat
     )
 
 
-def step_seconds(
-    model: PolicyValueNet, optimizer: torch.optim.Optimizer, batch: Batch, steps: int
-) -> float:
+def learner_in(model: PolicyValueNet, layout: torch.memory_format) -> Learner:
+    """A learner of ``model`` with the training defaults, its weights in ``layout``."""
+    defaults = {field.name: field.default for field in dataclasses.fields(TrainConfig)}
+    learner = Learner(
+        model,
+        learning_rate=defaults["learning_rate"],
+        weight_decay=defaults["weight_decay"],
+        device="cpu",
+    )
+    learner.model.to(memory_format=layout)  # in place: the optimizer keeps the same parameters
+    return learner
+
+
+def step_seconds(learner: Learner, batch: Batch, steps: int) -> float:
     """CPU seconds per training step over ``steps`` steps."""
     start = time.thread_time()
     for _ in range(steps):
-        loss = losses(model, batch)["loss"]
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        optimizer.step()
+        learner.step(batch)
     return (time.thread_time() - start) / steps
 
 
@@ -83,21 +95,18 @@ def main() -> None:
         game = config.make_game()
         spec = NetworkSpec.for_game(game, channels=args.channels, blocks=args.blocks)
         batch = random_batch(game, args.batch, generator)
-        base = PolicyValueNet(spec).train()
-        layouts = {
-            "nchw": base,
-            "channels_last": copy.deepcopy(base).to(memory_format=torch.channels_last),
+        base = PolicyValueNet(spec)
+        learners = {
+            "nchw": learner_in(base, torch.contiguous_format),
+            "channels_last": learner_in(copy.deepcopy(base), torch.channels_last),
         }
-        optimizers = {
-            key: torch.optim.AdamW(model.parameters(), lr=2e-3) for key, model in layouts.items()
-        }
-        times: dict[str, list[float]] = {key: [] for key in layouts}
-        for key in layouts:
-            step_seconds(layouts[key], optimizers[key], batch, 2)  # warm-up: oneDNN's kernels
+        times: dict[str, list[float]] = {key: [] for key in learners}
+        for learner in learners.values():
+            step_seconds(learner, batch, 2)  # warm-up: oneDNN's kernels
         for _ in range(args.rounds):
-            for key in layouts:
-                times[key].append(step_seconds(layouts[key], optimizers[key], batch, args.steps))
-        nchw, last = (statistics.median(times[key]) * 1000 for key in layouts)
+            for key, learner in learners.items():
+                times[key].append(step_seconds(learner, batch, args.steps))
+        nchw, last = (statistics.median(times[key]) * 1000 for key in learners)
         print(f"| {name} | {nchw:.1f} | {last:.1f} | {nchw / last:.2f}x |", flush=True)
 
 
