@@ -928,6 +928,71 @@ def test_random_openings_start_games_after_random_moves_that_are_not_trained_on(
     assert result.games >= 24
 
 
+def test_value_targets_discount_the_result_and_mix_in_the_search_value(tmp_path):
+    """value_discount d: a position k moves before the end trains towards result * d**k for
+    its player (the last position the full result); value_search_weight w mixes in the
+    search's value: (1 - w) * that + w * search value; the defaults keep the result; the
+    replay buffer stores what the trainer asks for; bad values are refused by name and change
+    nothing; self-play records the search's root values."""
+    from agents.selfplay import SelfPlayGame
+
+    game = REGISTRY.make("tictactoe")
+    moves = (4, 0, 1, 2, 7)  # the first player wins down the middle column
+    state, observations, players, masks = game.new_initial_state(), [], [], []
+    for move in moves:
+        players.append(state.current_player())
+        observations.append(state.observation(players[-1]))
+        masks.append(state.legal_action_mask())
+        state.apply_action(move)
+    assert state.returns()[0] == 1
+    record = SelfPlayGame(
+        observations=np.stack(observations),
+        players=np.array(players, dtype=np.int8),
+        masks=np.stack(masks),
+        policies=np.full((5, 9), 1 / 9, dtype=np.float32),
+        moves=np.array(moves, dtype=np.int64),
+        search_values=np.array([0.5, -0.25, 0.0, -1.0, 1.0], dtype=np.float32),
+        result=1.0,
+    )
+    assert np.array_equal(record.value_targets(), [1, -1, 1, -1, 1])
+    d = 0.9
+    expected = np.array([d**4, -(d**3), d**2, -d, 1.0], dtype=np.float32)
+    assert np.allclose(record.value_targets(d), expected)
+    mixed = 0.75 * expected + 0.25 * record.search_values
+    assert np.allclose(record.value_targets(d, 0.25), mixed)
+    assert np.allclose(record.value_targets(search_weight=1), record.search_values)
+    buffer = ReplayBuffer(10, game)
+    buffer.add(record, d, 0.25)
+    assert np.allclose(buffer.values[:5], mixed)
+    for bad in (0, -0.5, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="discount"):
+            record.value_targets(bad)
+        with pytest.raises(ValueError, match="discount"):
+            buffer.add(record, bad)
+        with pytest.raises(ConfigError, match="value_discount"):
+            tiny_config(tmp_path / "run", value_discount=bad)
+    for bad in (-0.5, 1.5, float("inf")):
+        with pytest.raises(ValueError, match="search_weight"):
+            buffer.add(record, 1.0, bad)
+        with pytest.raises(ConfigError, match="value_search_weight"):
+            tiny_config(tmp_path / "run", value_search_weight=bad)
+    assert buffer.added == 5 and np.allclose(buffer.values[:5], mixed)
+    selfplay = BatchedSelfPlay(game, 4, simulations=16, seed=1)
+    played = []
+    while not played:
+        played = selfplay.play(uniform_evaluator, moves=1)
+    last = played[0]  # the search at the last position sees the win it plays
+    assert last.search_values.shape == (len(last),) and last.search_values[-1] > 0
+    assert np.all(np.abs(last.search_values) <= 1)
+    result = train(
+        tiny_config(tmp_path / "run", value_discount=0.95, value_search_weight=0.5),
+        progress=False,
+    )
+    stored = load_checkpoint(tmp_path / "run" / "latest.pt").config
+    assert (stored["value_discount"], stored["value_search_weight"]) == (0.95, 0.5)
+    assert result.games >= 24
+
+
 @pytest.mark.parametrize(("selection", "noise_matters"), [("puct", True), ("gumbel", False)])
 def test_self_play_adds_root_noise_unless_the_rule_explores_itself(selection, noise_matters):
     """Dirichlet noise at the root for PUCT; none for a rule that draws its own (Gumbel): its
