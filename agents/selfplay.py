@@ -27,8 +27,6 @@ class SelfPlayGame:
         masks: int8 ``(T, num_actions)``: legal actions.
         policies: float32 ``(T, num_actions)``: the search's visit shares (the policy target).
         moves: int64 ``(T,)``: the action played.
-        search_values: float32 ``(T,)``: the search's value of each position (its root's mean
-            value) for its player to move.
         result: The result for player 0 (1, -1 or 0).
     """
 
@@ -37,32 +35,13 @@ class SelfPlayGame:
     masks: np.ndarray
     policies: np.ndarray
     moves: np.ndarray
-    search_values: np.ndarray
     result: float
 
-    def value_targets(self, discount: float = 1.0, search_weight: float = 0.0) -> np.ndarray:
-        """float32 ``(T,)``: the value target of each position: the result for its player to
-        move, times ``discount`` to the power of the moves played after the position's own,
-        mixed with the search's value of the position.
-
-        Args:
-            discount: In (0, 1]; below 1, a loss that comes later is worth more than one that
-                comes sooner (and a sooner win more than a later one). 1: the result itself.
-            search_weight: In [0, 1]: the share of the search's value in the target (a lost
-                position whose loss the search did not see trains towards less than a loss).
-        """
-        discount = require_number("discount", discount, 0.0, strict_low=True)
-        if discount > 1:
-            raise ValueError(f"discount must be in (0, 1], got {discount}")
-        search_weight = require_number("search_weight", search_weight, 0.0)
-        if search_weight > 1:
-            raise ValueError(f"search_weight must be in [0, 1], got {search_weight}")
-        results = np.where(self.players == 0, self.result, -self.result)
-        moves_after = np.arange(len(self.players))[::-1]
-        outcomes = results * discount**moves_after
-        return ((1 - search_weight) * outcomes + search_weight * self.search_values).astype(
-            np.float32
-        )
+    @property
+    def values(self) -> np.ndarray:
+        """float32 ``(T,)``: the result for the player to move at each position (the value
+        target)."""
+        return np.where(self.players == 0, self.result, -self.result).astype(np.float32)
 
     def __len__(self) -> int:
         return len(self.moves)
@@ -150,8 +129,9 @@ class BatchedSelfPlay:
         self.opening_moves = require_int("opening_moves", opening_moves, 0, game.rows * game.cols)
         explores = selection_rule(selection).explores_itself  # Gumbel: no Dirichlet noise
         self._noise = None if explores else (self.dirichlet_alpha, self.noise_fraction)
-        # (observation, player, mask, policy target, move, search value) of each move so far
-        self._traces: list[list[tuple[Any, ...]]] = [[] for _ in range(games)]
+        self._traces: list[list[tuple[np.ndarray, int, np.ndarray, np.ndarray, int]]] = [
+            [] for _ in range(games)
+        ]
         self.moves_played = 0
         if self.opening_moves:
             for slot in range(games):
@@ -190,7 +170,6 @@ class BatchedSelfPlay:
                         state.legal_action_mask(),
                         policies[slot],
                         int(actions[slot]),
-                        search.root_value(slot),
                     )
                 )
                 search.play(slot, int(actions[slot]))
@@ -210,7 +189,6 @@ class BatchedSelfPlay:
             masks=np.stack([step[2] for step in trace]),
             policies=np.stack([step[3] for step in trace]),
             moves=np.array([step[4] for step in trace], dtype=np.int64),
-            search_values=np.array([step[5] for step in trace], dtype=np.float32),
             result=result,
         )
 

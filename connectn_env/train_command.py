@@ -96,18 +96,6 @@ _TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
     "--weight-decay": ("weight_decay", float, "AdamW weight decay (0.0001)"),
     "--buffer-size": ("buffer_size", int, "positions in the replay buffer (50000)"),
     "--train-ratio": ("train_ratio", float, "positions trained per self-play position (8)"),
-    "--value-discount": (
-        "value_discount",
-        float,
-        "value targets times this per move left to the end of the game: a later loss is worth "
-        "more than a sooner one (1: the result itself)",
-    ),
-    "--value-search-weight": (
-        "value_search_weight",
-        float,
-        "share of the self-play search's value of a position in its value target, the rest "
-        "being the result (0)",
-    ),
     "--eval-games": (
         "eval_games",
         int,

@@ -102,14 +102,6 @@ class TrainConfig:
         weight_decay: AdamW weight decay.
         buffer_size: Positions the replay buffer holds (the newest are kept).
         train_ratio: Positions trained on (with repetition) per new self-play position.
-        value_discount: The value target of a position is the game's result for its player
-            times this to the power of the moves left after it, so that a loss that comes
-            later is worth more than a sooner one (a second player of a lost game learns to
-            resist longest). 1 (the default): the result itself.
-        value_search_weight: The share of the self-play search's value of a position (its
-            root's mean value) in the position's value target, the rest being the result (a
-            lost position whose loss the search did not see trains towards less than a loss).
-            0 (the default): the result only.
         min_buffer: Positions collected before training starts; None: ``4 * batch_size``.
         eval_minutes: Minutes between evaluations (0: none).
         eval_games: Games against each opponent per evaluation (colours alternate).
@@ -152,8 +144,6 @@ class TrainConfig:
     weight_decay: float = 1e-4
     buffer_size: int = 50_000
     train_ratio: float = 8.0
-    value_discount: float = 1.0
-    value_search_weight: float = 0.0
     min_buffer: int | None = None
     eval_minutes: float = 5.0
     eval_games: int = 10
@@ -247,10 +237,6 @@ class TrainConfig:
         put("weight_decay", require_number("weight_decay", self.weight_decay, 0.0))
         put("buffer_size", require_int("buffer_size", self.buffer_size, self.batch_size))
         put("train_ratio", require_number("train_ratio", self.train_ratio, 0.0, strict_low=True))
-        put("value_discount", _fraction("value_discount", self.value_discount))
-        if self.value_discount == 0:
-            raise ValueError("value_discount must be in (0, 1], got 0")
-        put("value_search_weight", _fraction("value_search_weight", self.value_search_weight))
         if self.min_buffer is None:
             put("min_buffer", min(4 * self.batch_size, self.buffer_size))
         put("min_buffer", require_int("min_buffer", self.min_buffer, 1, self.buffer_size))

@@ -118,13 +118,8 @@ class ReplayBuffer:
         self.size = 0
         self.added = 0
 
-    def add(
-        self, game: SelfPlayGame, value_discount: float = 1.0, value_search_weight: float = 0.0
-    ) -> None:
-        """Append the positions of a finished self-play game, with the value targets
-        :meth:`SelfPlayGame.value_targets` makes with ``value_discount`` and
-        ``value_search_weight``."""
-        values = game.value_targets(value_discount, value_search_weight)  # checked first
+    def add(self, game: SelfPlayGame) -> None:
+        """Append the positions of a finished self-play game."""
         n = len(game)
         start = self.added % self.capacity
         index = (start + np.arange(n)) % self.capacity
@@ -132,7 +127,7 @@ class ReplayBuffer:
         self.players[index] = game.players
         self.masks[index] = game.masks
         self.policies[index] = game.policies
-        self.values[index] = values
+        self.values[index] = game.values
         self.added += n
         self.size = min(self.capacity, self.size + n)
 

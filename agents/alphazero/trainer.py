@@ -371,7 +371,7 @@ class _Trainer:
 
     def _absorb(self, output: SelfPlayOutput) -> None:
         for game in output.games:
-            self.buffer.add(game, self.config.value_discount, self.config.value_search_weight)
+            self.buffer.add(game)
         self.state["games"] += len(output.games)
         self.state["positions"] += sum(len(g) for g in output.games)
         self.window.add(output)

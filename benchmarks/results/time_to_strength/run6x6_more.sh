@@ -3,7 +3,10 @@
 # the run; each network then scored with 200 games against plain UCT 4,000 (400 simulations per
 # move, the time-to-strength goal) and 200 against plain UCT 10,000 (200 simulations, the
 # pretrained network's goal). Usage: run6x6_more.sh NAME SEED [TRAIN ARGS...] (one run after
-# another, alone on the machine; output in run6x6_more.out).
+# another, alone on the machine; output in run6x6_more.out, results in c6_value_targets.json).
+# Ran on 2026-11-27 with the code of commit efb16d8: --value-discount and --value-search-weight
+# existed there only (dropped for no gain). The first run (--workers 2 --train-ratio 4) ran an
+# earlier version of this script that scored against 4,000 only.
 cd "$(dirname "$0")/../../.." && . /work/main/.venv/bin/activate
 export OMP_NUM_THREADS=1 PYTHONUNBUFFERED=1 PYTHONPATH=$PWD
 name=$1 seed=$2; shift 2
