@@ -33,6 +33,12 @@ def _precision(text: str) -> str:
     return text
 
 
+def _inference(text: str) -> str:
+    if text not in ("eager", "compile"):
+        raise argparse.ArgumentTypeError(f"expected eager or compile, got {text!r}")
+    return text
+
+
 def _device(text: str) -> str:
     if text not in ("cpu", "cuda"):
         raise argparse.ArgumentTypeError(f"expected cpu or cuda, got {text!r}")
@@ -124,6 +130,12 @@ _SESSION: dict[str, tuple[str, Callable[[str], Any], str]] = {
         _precision,
         "inference precision: auto (the faster here, timed once), float32 or bfloat16",
     ),
+    "--inference": (
+        "inference",
+        _inference,
+        "how self-play runs the network: eager (default) or compile (torch.compile: faster "
+        "calls after a compile of seconds in each worker, announced)",
+    ),
     "--eval-minutes": (
         "eval_minutes",
         float,
@@ -156,7 +168,13 @@ def add_train_options(sub: argparse.ArgumentParser) -> None:
     for options, title in ((_SESSION, "budget and resources"), (_TRAINING, "training")):
         group = sub.add_argument_group(title)
         for flag, (_, kind, text) in options.items():
-            metavar = {_budgets: "N,N,...", _device: "DEVICE", _precision: "P", str: "NETWORK"}
+            metavar = {
+                _budgets: "N,N,...",
+                _device: "DEVICE",
+                _precision: "P",
+                _inference: "MODE",
+                str: "NETWORK",
+            }
             metavar = metavar.get(kind, "N")
             group.add_argument(flag, type=kind, default=None, metavar=metavar, help=text)
 

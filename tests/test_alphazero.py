@@ -7,6 +7,7 @@ import copy
 import hashlib
 import io
 import json
+import logging
 import re
 import subprocess
 import sys
@@ -894,6 +895,56 @@ def test_playout_cap_randomization_trains_the_policy_on_full_searches_only(tmp_p
         tiny_config(tmp_path / "run", full_search_fraction=1.5)
     result = train(tiny_config(tmp_path / "run", full_search_fraction=0.5), progress=False)
     assert result.games >= 24
+
+
+def test_a_compiled_network_answers_as_the_eager_one_across_weights_and_batch_sizes(
+    tmp_path, caplog
+):
+    """inference="compile": one torch.compile (announced) serves every batch size, and weights
+    loaded later are used without a new compile; answers equal the eager evaluator's; a bad
+    inference mode is refused by name, by the evaluator and by the config."""
+    from agents.alphazero.inference import NetworkEvaluator
+    from connectn_env.games import COMPILE_LOGGER
+
+    game = REGISTRY.make("tictactoe")
+    spec = NetworkSpec.for_game(game, channels=8, blocks=1)
+    torch.manual_seed(0)
+    eager = NetworkEvaluator(PolicyValueNet(spec))
+    compiled = NetworkEvaluator(PolicyValueNet(spec), inference="compile")
+    assert compiled.inference == "compile"
+    generator = np.random.default_rng(0)
+    observations = (generator.random((6, 3, 3, 2)) < 0.3).astype(np.int8)
+    players = np.array([0, 1] * 3, dtype=np.int8)
+    masks = (generator.random((6, 9)) < 0.7).astype(np.int8)
+    masks[:, 0] = 1
+    with caplog.at_level(logging.INFO, logger=COMPILE_LOGGER):
+        for seed in (1, 2):
+            torch.manual_seed(seed)
+            weights = weights_of(PolicyValueNet(spec))
+            eager.load(weights)
+            compiled.load(weights)
+            for n in (6, 2, 5):
+                want = eager(observations[:n], players[:n], masks[:n])
+                got = compiled(observations[:n], players[:n], masks[:n])
+                for a, b in zip(got, want, strict=True):
+                    assert a.shape == b.shape and np.allclose(a, b, atol=1e-5)
+    starts = [r.getMessage() for r in caplog.records if r.getMessage().startswith("compiling")]
+    assert starts == ["compiling the network with torch.compile (first call in this process)"]
+    with pytest.raises(ValueError, match="inference must be one of eager, compile"):
+        NetworkEvaluator(PolicyValueNet(spec), inference="jit")
+    failing = NetworkEvaluator(PolicyValueNet(spec), inference="compile")
+
+    def no_compiler(x):
+        raise OSError("no C++ compiler found\nmore detail")
+
+    failing._forward = no_compiler
+    with pytest.raises(RuntimeError, match=r"could not compile the network \(OSError: no C\+\+"):
+        failing(observations, players, masks)
+    with pytest.raises(ConfigError, match="inference"):
+        tiny_config(tmp_path / "run", inference="jit")
+    chosen = tiny_config(tmp_path / "run", inference="compile")
+    assert chosen.inference == "compile"
+    assert tiny_config(tmp_path / "run").training_differences(chosen) == []  # a session setting
 
 
 def test_random_openings_start_games_after_random_moves_that_are_not_trained_on(tmp_path):

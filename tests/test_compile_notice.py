@@ -17,6 +17,7 @@ from numba.core.errors import TypingError
 from connectn_env.games import COMPILE_LOGGER
 from connectn_env.games.compile_notice import (
     NOTICES_ENV,
+    announce_compile,
     compile_notices,
     compiling,
     worker_notices_on_stderr,
@@ -169,3 +170,26 @@ def test_a_failed_block_logs_no_done_record():
     with compile_notices(seen.append), compiling("after"):
         fresh_function()(1)
     assert seen[1] == "compiling after (first use; cached afterwards)"  # state intact
+
+
+def test_a_compile_numba_does_not_signal_is_announced_around_it():
+    """announce_compile: the start record before the block's work, the done record with its
+    seconds after it; none when the block fails; bad arguments refused by name."""
+    seen = []
+    with compile_notices(seen.append), announce_compile("the network with torch.compile"):
+        seen.append("work")
+    assert seen[:2] == [
+        "compiling the network with torch.compile (first call in this process)",
+        "work",
+    ]
+    assert DONE.fullmatch(seen[2]).group(1) == "the network with torch.compile"
+    seen.clear()
+    with (
+        compile_notices(seen.append),
+        pytest.raises(RuntimeError),
+        announce_compile("a net", first_use="first call"),
+    ):
+        raise RuntimeError("no compiler")
+    assert seen == ["compiling a net (first call)"]
+    with pytest.raises(TypeError, match="what and first_use must be str"), announce_compile(3):
+        pass

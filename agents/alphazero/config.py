@@ -24,6 +24,7 @@ DEVICES = ("cpu", "cuda")
 MAX_CHANNELS = 1024
 MAX_BLOCKS = 64
 PRECISIONS = ("auto", "float32", "bfloat16")
+INFERENCES = ("eager", "compile")
 # Self-play simulations per move by root rule: Gumbel's halving learns more per CPU second with
 # few (64 beat 32 and PUCT's 200 on 6 x 6 at 5 minutes: benchmarks/README.md)
 DEFAULT_SIMULATIONS = {"gumbel": 64, "puct": 200}
@@ -37,6 +38,7 @@ SESSION_FIELDS = (
     "ray",
     "threads",
     "precision",
+    "inference",
     "eval_minutes",
     "checkpoint_minutes",
     "resume",
@@ -71,6 +73,9 @@ class TrainConfig:
         precision: Inference precision of self-play and evaluation: ``"float32"``,
             ``"bfloat16"`` or ``"auto"`` (the faster on this machine, timed once per worker;
             give a fixed one for a reproducible run).
+        inference: How self-play runs the network: ``"eager"`` (the default) or ``"compile"``
+            (``torch.compile``: faster calls after a compile of seconds in each worker, which
+            is announced).
         channels: Convolution channels of the network.
         blocks: Residual blocks of the network.
         simulations: Simulations per self-play move; None: the rule's default
@@ -125,6 +130,7 @@ class TrainConfig:
     ray: str | None = None
     threads: int = 1
     precision: str = "auto"
+    inference: str = "eager"
     channels: int = 32
     blocks: int = 3
     simulations: int | None = None
@@ -199,6 +205,7 @@ class TrainConfig:
             raise ValueError(
                 f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}"
             )
+        put("inference", require_choice("inference", self.inference, INFERENCES))
         put("channels", require_int("channels", self.channels, 1, MAX_CHANNELS))
         put("blocks", require_int("blocks", self.blocks, 0, MAX_BLOCKS))
         put("selection", require_choice("selection", self.selection, PUCT_SELECTIONS))

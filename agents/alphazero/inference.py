@@ -4,7 +4,9 @@ Inference runs on a copy of the network with its batch norms folded into the con
 float32 or bfloat16. bfloat16 halves the cost of a large batch on CPUs with bfloat16 matrix
 units (Intel AMX, for instance) and is slower elsewhere, so the default precision, ``"auto"``,
 times both on a batch of the expected size once and keeps the faster one. Training always runs
-in float32.
+in float32. With ``inference="compile"`` the copy runs through ``torch.compile`` (for any
+batch size: one compile, announced, on the first call); new weights are copied into it in
+place, so they need no new compile.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.alphazero.config import PRECISIONS
+from agents.alphazero.config import INFERENCES, PRECISIONS
 from agents.alphazero.network import PolicyValueNet, encode, masked_log_softmax
+from connectn_env.games.compile_notice import announce_compile
 
-__all__ = ["PRECISIONS", "NetworkEvaluator", "fastest_precision", "weights_of"]
+__all__ = ["INFERENCES", "PRECISIONS", "NetworkEvaluator", "fastest_precision", "weights_of"]
 
 _DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 _TIMING_SECONDS = 0.15
@@ -66,10 +69,13 @@ class NetworkEvaluator:
         precision: ``"float32"``, ``"bfloat16"`` or ``"auto"`` (the faster of the two for a
             batch of ``batch`` positions, measured once).
         batch: The batch size ``"auto"`` times (the number of searches run together).
+        inference: ``"eager"`` or ``"compile"`` (``torch.compile``, compiled on the first
+            call).
 
     Attributes:
         model: The network (kept in eval mode).
         precision: The precision in use.
+        inference: How the network runs.
         calls: Batches evaluated.
         positions: Positions evaluated.
         seconds: Time spent in the network (encoding, forward pass, softmax), by ``clock``.
@@ -82,9 +88,12 @@ class NetworkEvaluator:
         clock: Callable[[], float] = time.perf_counter,
         precision: str = "float32",
         batch: int = 1,
+        inference: str = "eager",
     ) -> None:
         if precision not in PRECISIONS:
             raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
+        if inference not in INFERENCES:
+            raise ValueError(f"inference must be one of {', '.join(INFERENCES)}, got {inference!r}")
         self.model = model.to(device).eval()
         self.clock = clock
         self.device = torch.device(device)
@@ -94,7 +103,12 @@ class NetworkEvaluator:
         self.calls = 0
         self.positions = 0
         self.seconds = 0.0
-        self._forward = self._inference_copy()
+        self.inference = inference
+        self._copy = self._inference_copy()
+        self._forward: Callable[[torch.Tensor], Any] = self._copy
+        if inference == "compile":
+            self._forward = torch.compile(self._copy, dynamic=True)
+        self._compiled = inference != "compile"  # (eager: nothing to compile)
 
     def _inference_copy(self) -> torch.nn.Module:
         return self.model.folded().to(_DTYPES[self.precision])
@@ -104,7 +118,23 @@ class NetworkEvaluator:
         state = {name: torch.as_tensor(value) for name, value in weights.items()}
         self.model.load_state_dict(state)
         self.model.eval()
-        self._forward = self._inference_copy()
+        self._copy.load_state_dict(self._inference_copy().state_dict())  # in place
+
+    def _run(self, x: torch.Tensor) -> Any:
+        if self._compiled:
+            return self._forward(x)
+        try:
+            with announce_compile("the network with torch.compile"):
+                output = self._forward(x)
+        except Exception as error:  # no C++ compiler, an unsupported platform, ...
+            reason = str(error).strip().splitlines()[0] if str(error).strip() else ""
+            raise RuntimeError(
+                f"torch.compile could not compile the network ({type(error).__name__}: "
+                f"{reason}); run it eager instead (inference='eager', connectn train "
+                "--inference eager)"
+            ) from error
+        self._compiled = True
+        return output
 
     def __call__(
         self, observations: np.ndarray, players: np.ndarray, masks: np.ndarray
@@ -112,7 +142,7 @@ class NetworkEvaluator:
         start = self.clock()
         with torch.inference_mode():
             x = encode(observations, players, self.device).to(_DTYPES[self.precision])
-            logits, values = self._forward(x)
+            logits, values = self._run(x)
             legal = torch.as_tensor(np.asarray(masks), device=self.device)
             priors = masked_log_softmax(logits.float(), legal).exp()
             result = (

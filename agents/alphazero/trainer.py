@@ -278,6 +278,7 @@ class _Trainer:
             "opening_moves": config.opening_moves,
             "reuse_tree": config.reuse_tree,
             "precision": config.precision,
+            "inference": config.inference,
         }
         workers = []
         for index in range(max(config.workers, 1)):

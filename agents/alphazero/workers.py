@@ -88,7 +88,7 @@ class SelfPlayWorker:
         settings: ``simulations``, ``games_in_flight``, ``c_puct``, ``dirichlet_alpha``,
             ``noise_fraction``, ``temperature_moves``, ``selection``,
             ``full_search_fraction``, ``fast_simulations``, ``opening_moves``, ``reuse_tree``,
-            ``precision``.
+            ``precision``, ``inference``.
         seed: Seed of this worker's games.
         threads: torch threads.
         device: torch device.
@@ -104,12 +104,19 @@ class SelfPlayWorker:
         device: str,
     ) -> None:
         torch.set_num_threads(threads)
+        if settings.get("inference") == "compile":
+            # compile in this process: a pool of compile processes leaves semaphores behind
+            # when the trainer kills a worker busy at the end of the budget
+            import torch._inductor.config as inductor_config
+
+            inductor_config.compile_threads = 1
         board_game = _game(game)
         self.evaluator = NetworkEvaluator(
             PolicyValueNet(NetworkSpec.from_json(spec)),
             device,
             precision=settings["precision"],
             batch=settings["games_in_flight"],
+            inference=settings.get("inference", "eager"),
         )
         self.selfplay = BatchedSelfPlay(
             board_game,

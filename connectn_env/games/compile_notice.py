@@ -9,6 +9,9 @@ afterwards)"``, and when it is over ``"compiled Gomoku 15 x 15 search kernels in
 What is compiled is named by the innermost :func:`compiling` block around it (the search
 agents open one per search); a compile outside any block is named by its function.
 
+A compile that is not numba's (``torch.compile`` of a network on its first call) is announced
+the same way, by :func:`announce_compile` around it.
+
 Like any library, the package only logs: the logger has a ``NullHandler`` and no level, so
 nothing is shown until a program asks. The ``connectn`` programs attach a handler (with
 :func:`compile_notices` or their own); in a notebook or script::
@@ -42,6 +45,7 @@ from numba.core import event
 __all__ = [
     "COMPILE_LOGGER",
     "NOTICES_ENV",
+    "announce_compile",
     "compile_notices",
     "compiling",
     "worker_notices_on_stderr",
@@ -117,6 +121,19 @@ def compiling(what: str) -> Iterator[None]:
         _state.blocks.pop()
     if block[1]:  # (not when the block failed)
         _logger.info("compiled %s in %.1f s", what, block[2])
+
+
+@contextmanager
+def announce_compile(what: str, first_use: str = "first call in this process") -> Iterator[None]:
+    """Log the start and the end of a compile that runs inside this block (one that numba does
+    not signal): ``"compiling <what> (<first_use>)"``, then ``"compiled <what> in 8.8 s"`` (not
+    when the block fails)."""
+    if not isinstance(what, str) or not isinstance(first_use, str):
+        raise TypeError(f"what and first_use must be str, got {what!r} and {first_use!r}")
+    _logger.info("compiling %s (%s)", what, first_use)
+    started = time.perf_counter()
+    yield
+    _logger.info("compiled %s in %.1f s", what, time.perf_counter() - started)
 
 
 @contextmanager
