@@ -27,6 +27,7 @@ Solver statuses are also from the mover's point of view. A reward is always pass
 from __future__ import annotations
 
 import math
+import mmap
 
 import numpy as np
 
@@ -79,10 +80,25 @@ def new_tree(max_nodes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     Pages are only touched when nodes are used, so a large bound costs no memory up front.
     """
-    ints = np.zeros((max_nodes, NUM_INT_FIELDS), dtype=np.int32)
-    floats = np.zeros((max_nodes, NUM_FLOAT_FIELDS), dtype=np.float64)
+    ints = _small_page_zeros((max_nodes, NUM_INT_FIELDS), np.int32)
+    floats = _small_page_zeros((max_nodes, NUM_FLOAT_FIELDS), np.float64)
     meta = np.zeros(NUM_META, dtype=np.int64)
     return ints, floats, meta
+
+
+def _small_page_zeros(shape: tuple[int, int], dtype: type) -> np.ndarray:
+    """Zeros in an anonymous memory map that the kernel backs with small pages where it can
+    (``MADV_NOHUGEPAGE``). numpy asks for huge pages for large arrays, and where the kernel
+    compacts memory to make one, the first write to a new page of the tree stalled a search
+    for 6 to 10 ms (past its time limit); without them, Hex 11 x 11 PUCT searches of 0.05 s
+    all stayed within 0.052 s of CPU and ran as many simulations in every process."""
+    nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    if nbytes == 0:
+        return np.zeros(shape, dtype=dtype)
+    memory = mmap.mmap(-1, nbytes)
+    if hasattr(mmap, "MADV_NOHUGEPAGE"):  # Linux
+        memory.madvise(mmap.MADV_NOHUGEPAGE)
+    return np.frombuffer(memory, dtype=dtype).reshape(shape)
 
 
 @njit(cache=True, inline="always")

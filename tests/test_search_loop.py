@@ -239,3 +239,22 @@ def test_the_lookup_tables_equal_what_the_compiled_code_computes() -> None:
     sqrt_logs, inverse_roots = computed(search_tree.TABLE_SIZE)
     assert np.array_equal(sqrt_logs, search_tree._SQRT_LOG)
     assert np.array_equal(inverse_roots, search_tree._INV_SQRT)
+
+
+def test_new_trees_are_zeroed_writable_and_their_own_memory() -> None:
+    """new_tree's arrays (mapped in small pages) read as zeros, take writes, and two trees
+    share no memory; an empty bound still gives arrays of the right shape."""
+    from agents import tree as search_tree
+
+    first, second = search_tree.new_tree(50_000), search_tree.new_tree(50_000)
+    for ints, floats, meta in (first, second):
+        assert ints.shape == (50_000, search_tree.NUM_INT_FIELDS) and ints.dtype == np.int32
+        assert floats.shape == (50_000, search_tree.NUM_FLOAT_FIELDS)
+        assert floats.dtype == np.float64 and meta.dtype == np.int64
+        assert ints.flags.writeable and ints.flags.c_contiguous and floats.flags.c_contiguous
+        assert not ints.any() and not floats.any() and not meta.any()
+    first[0][-1, 0], first[1][12_345, 1] = 7, 0.5
+    assert first[0][-1, 0] == 7 and first[1][12_345, 1] == 0.5
+    assert not second[0].any() and not second[1].any()
+    assert not np.shares_memory(first[0], second[0])
+    assert search_tree.new_tree(0)[0].shape == (0, search_tree.NUM_INT_FIELDS)
