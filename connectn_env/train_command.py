@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from agents.alphazero.config import DEVICES, INFERENCES, PRECISIONS
+
 __all__ = ["add_train_options", "run_train_command"]
 
 
@@ -27,22 +29,21 @@ def _budgets(text: str) -> tuple[int, ...]:
 _budgets.__name__ = "budget list"
 
 
-def _precision(text: str) -> str:
-    if text not in ("auto", "float32", "bfloat16"):
-        raise argparse.ArgumentTypeError(f"expected auto, float32 or bfloat16, got {text!r}")
-    return text
+def _one_of(choices: tuple[str, ...]) -> Callable[[str], str]:
+    """An argparse type that accepts one of ``choices`` ("expected a, b or c" otherwise)."""
+    listed = f"{', '.join(choices[:-1])} or {choices[-1]}"
+
+    def parse(text: str) -> str:
+        if text not in choices:
+            raise argparse.ArgumentTypeError(f"expected {listed}, got {text!r}")
+        return text
+
+    return parse
 
 
-def _inference(text: str) -> str:
-    if text not in ("eager", "compile"):
-        raise argparse.ArgumentTypeError(f"expected eager or compile, got {text!r}")
-    return text
-
-
-def _device(text: str) -> str:
-    if text not in ("cpu", "cuda"):
-        raise argparse.ArgumentTypeError(f"expected cpu or cuda, got {text!r}")
-    return text
+_precision = _one_of(PRECISIONS)
+_inference = _one_of(INFERENCES)
+_device = _one_of(DEVICES)
 
 
 # option -> (TrainConfig field, type, help); all default to None (= not given)

@@ -682,6 +682,24 @@ def test_a_resume_without_latest_pt_is_refused_not_restarted(trained, tmp_path, 
 # --- command line ----------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("option", "value", "allowed"),
+    [
+        ("--precision", "half", "auto, float32 or bfloat16"),
+        ("--device", "tpu", "cpu or cuda"),
+        ("--inference", "jit", "eager or compile"),
+    ],
+)
+def test_a_choice_option_outside_its_choices_is_refused_naming_them(
+    tmp_path, capsys, option, value, allowed
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["train", "tictactoe", "--out", str(tmp_path / "run"), option, value])
+    assert stop.value.code == 2
+    assert f"argument {option}: expected {allowed}, got '{value}'" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+
+
 def test_connectn_train_then_arena_with_the_checkpoint(tmp_path, capsys) -> None:
     out = tmp_path / "run"
     args = ["train", "tictactoe", "--out", str(out), "--games", "16", "--workers", "0"]
