@@ -538,7 +538,9 @@ def test_a_run_with_a_worker_process_and_evaluation(tmp_path) -> None:
         ({"game": "nogame"}, "unknown game 'nogame'"),
         ({"games": None}, "needs a budget"),
         ({"minutes": -1}, "minutes must be greater than 0"),
-        ({"device": "tpu"}, "device must be one of cpu, cuda"),
+        ({"device": "tpu"}, "device must be one of 'cpu', 'cuda', got 'tpu'"),
+        ({"precision": "half"}, "precision must be one of 'auto', 'float32', 'bfloat16'"),
+        ({"inference": "jit"}, "inference must be one of 'eager', 'compile', got 'jit'"),
         ({"simulations": 0}, "simulations must be between 1"),
         ({"eval_budgets": (100, 100)}, "must not repeat"),
         ({"eval_budgets": "1000"}, "eval_budgets must be a tuple"),
@@ -948,7 +950,7 @@ def test_a_compiled_network_answers_as_the_eager_one_across_weights_and_batch_si
                     assert a.shape == b.shape and np.allclose(a, b, atol=1e-5)
     starts = [r.getMessage() for r in caplog.records if r.getMessage().startswith("compiling")]
     assert starts == ["compiling the network with torch.compile (first call in this process)"]
-    with pytest.raises(ValueError, match="inference must be one of eager, compile"):
+    with pytest.raises(ValueError, match="inference must be one of 'eager', 'compile', got 'jit'"):
         NetworkEvaluator(PolicyValueNet(spec), inference="jit")
     failing = NetworkEvaluator(PolicyValueNet(spec), inference="compile")
 

@@ -193,18 +193,14 @@ class TrainConfig:
                     f"init must be a checkpoint path or 'pretrained', got {self.init!r}"
                 )
             put("init", str(self.init))
-        if self.device not in DEVICES:
-            raise ValueError(f"device must be one of {', '.join(DEVICES)}, got {self.device!r}")
+        put("device", require_choice("device", self.device, DEVICES))
         put("workers", require_int("workers", self.workers, 0, 4096))
         if self.ray is not None and (not isinstance(self.ray, str) or not self.ray):
             raise TypeError(f"ray must be an address string or None, got {self.ray!r}")
         if self.ray is not None and self.workers == 0:
             raise ValueError("workers must be at least 1 with ray (Ray runs the workers)")
         put("threads", require_int("threads", self.threads, 1, 1024))
-        if self.precision not in PRECISIONS:
-            raise ValueError(
-                f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}"
-            )
+        put("precision", require_choice("precision", self.precision, PRECISIONS))
         put("inference", require_choice("inference", self.inference, INFERENCES))
         put("channels", require_int("channels", self.channels, 1, MAX_CHANNELS))
         put("blocks", require_int("blocks", self.blocks, 0, MAX_BLOCKS))

@@ -21,6 +21,7 @@ import torch
 from agents.alphazero.config import INFERENCES, PRECISIONS
 from agents.alphazero.network import PolicyValueNet, encode, masked_log_softmax
 from connectn_env.games.compile_notice import announce_compile
+from connectn_env.games.validation import require_choice
 
 __all__ = ["INFERENCES", "PRECISIONS", "NetworkEvaluator", "fastest_precision", "weights_of"]
 
@@ -90,10 +91,8 @@ class NetworkEvaluator:
         batch: int = 1,
         inference: str = "eager",
     ) -> None:
-        if precision not in PRECISIONS:
-            raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
-        if inference not in INFERENCES:
-            raise ValueError(f"inference must be one of {', '.join(INFERENCES)}, got {inference!r}")
+        require_choice("precision", precision, PRECISIONS)
+        require_choice("inference", inference, INFERENCES)
         self.model = model.to(device).eval()
         self.clock = clock
         self.device = torch.device(device)
