@@ -1,6 +1,7 @@
 """Self-play inference by runtime: the network's forward pass on one batch, eager as
 :class:`agents.alphazero.inference.NetworkEvaluator` runs it, against a frozen TorchScript copy
-and ``torch.compile``, each in float32 and bfloat16.
+and ``torch.compile`` (``dynamic=True``, as ``inference="compile"`` runs it), each in float32
+and bfloat16.
 
 Every runtime gets the same folded copy of one randomly initialised network of the given size
 (batch norms folded into the convolutions, as self-play uses it) and the same batch of
@@ -54,7 +55,7 @@ def frozen(model: torch.nn.Module, x: torch.Tensor) -> Forward:
 
 
 def compiled(model: torch.nn.Module, x: torch.Tensor) -> Forward:
-    return torch.compile(model)
+    return torch.compile(model, dynamic=True)  # as ``NetworkEvaluator(inference="compile")``
 
 
 RUNTIMES: dict[str, Callable[[torch.nn.Module, torch.Tensor], Forward]] = {
