@@ -4,7 +4,7 @@
 # options as gpu_session4.sh and gpu_session5.sh: 7.5 minutes, then resumed on the same warm
 # machine to 11.5 (--resume; --minutes is the whole run's budget). Each call's run dir comes back
 # as one tar.gz without the replay buffer (over the 16 MB a returned file may have); the strength
-# is measured afterwards on the 2-core machine (hex_rows11_cols11_swapFalse/strength_session6.sh).
+# is measured afterwards on the 2-core machine (hex_rows11_cols11_swapFalse/strength.sh).
 # Run on a lent machine (one NVIDIA H100, 16 CPU cores) on 2026-11-27 from the repository root,
 # with .whl/ holding the wheels of gymnasium, pettingzoo and Farama-Notifications (not on the
 # machine) and .gpu/connectn.py calling connectn_env.cli.main under `if __name__ == "__main__"`:
