@@ -45,6 +45,13 @@ _precision = _one_of(PRECISIONS)
 _inference = _one_of(INFERENCES)
 _device = _one_of(DEVICES)
 
+_METAVARS = {
+    _budgets: "N,N,...",
+    _device: "DEVICE",
+    _precision: "P",
+    _inference: "MODE",
+    str: "NETWORK",
+}
 
 # option -> (TrainConfig field, type, help); all default to None (= not given)
 _TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
@@ -169,14 +176,7 @@ def add_train_options(sub: argparse.ArgumentParser) -> None:
     for options, title in ((_SESSION, "budget and resources"), (_TRAINING, "training")):
         group = sub.add_argument_group(title)
         for flag, (_, kind, text) in options.items():
-            metavar = {
-                _budgets: "N,N,...",
-                _device: "DEVICE",
-                _precision: "P",
-                _inference: "MODE",
-                str: "NETWORK",
-            }
-            metavar = metavar.get(kind, "N")
+            metavar = _METAVARS.get(kind, "N")
             group.add_argument(flag, type=kind, default=None, metavar=metavar, help=text)
 
 

@@ -104,7 +104,8 @@ class SelfPlayWorker:
         device: str,
     ) -> None:
         torch.set_num_threads(threads)
-        if settings.get("inference") == "compile":
+        inference = settings.get("inference", "eager")  # (older benchmark settings lack it)
+        if inference == "compile":
             # compile in this process: a pool of compile processes leaves semaphores behind
             # when the trainer kills a worker busy at the end of the budget
             import torch._inductor.config as inductor_config
@@ -116,7 +117,7 @@ class SelfPlayWorker:
             device,
             precision=settings["precision"],
             batch=settings["games_in_flight"],
-            inference=settings.get("inference", "eager"),
+            inference=inference,
         )
         self.selfplay = BatchedSelfPlay(
             board_game,
