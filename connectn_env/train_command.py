@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.alphazero.config import DEVICES, INFERENCES, PRECISIONS
+from agents.rules import PUCT_SELECTIONS
 
 __all__ = ["add_train_options", "run_train_command"]
 
@@ -44,12 +45,14 @@ def _one_of(choices: tuple[str, ...]) -> Callable[[str], str]:
 _precision = _one_of(PRECISIONS)
 _inference = _one_of(INFERENCES)
 _device = _one_of(DEVICES)
+_selection = _one_of(PUCT_SELECTIONS)
 
 _METAVARS = {
     _budgets: "N,N,...",
     _device: "DEVICE",
     _precision: "P",
     _inference: "MODE",
+    _selection: "RULE",
     str: "NETWORK",
 }
 
@@ -69,7 +72,7 @@ _TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
     "--c-puct": ("c_puct", float, "PUCT exploration constant (1.5)"),
     "--selection": (
         "selection",
-        str,
+        _selection,
         "self-play root rule: gumbel (Gumbel AlphaZero: sequential halving, improved-policy "
         "targets, no Dirichlet noise) or puct (AlphaZero) (gumbel)",
     ),

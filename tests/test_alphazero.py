@@ -690,6 +690,7 @@ def test_a_resume_without_latest_pt_is_refused_not_restarted(trained, tmp_path, 
         ("--precision", "half", "auto, float32 or bfloat16"),
         ("--device", "tpu", "cpu or cuda"),
         ("--inference", "jit", "eager or compile"),
+        ("--selection", "uct", "puct or gumbel"),
     ],
 )
 def test_a_choice_option_outside_its_choices_is_refused_naming_them(
