@@ -36,7 +36,7 @@ import json, sys, time
 from agents import MCTSAgent
 from connectn_env.bench import mcts_games
 from connectn_env.envs.base import BoardGameEnv
-from pettingzoo.classic import connect_four_v3, tictactoe_v3
+import pettingzoo
 from shimmy import OpenSpielCompatibilityV0
 
 def rate(env, simulations):
@@ -60,7 +60,9 @@ third_party = {
     "shimmy " + name: (lambda name=name: OpenSpielCompatibilityV0(game_name=name))
     for name in ("tic_tac_toe", "connect_four", "nim")
 }
-third_party.update({"tictactoe_v3": tictactoe_v3.env, "connect_four_v3": connect_four_v3.env})
+for name in ("tictactoe_v3", "connect_four_v3"):
+    env_id = "classic/" + name.replace("_v", "-v")
+    third_party[name] = lambda env_id=env_id: pettingzoo.make("aec", env_id)
 for name, make in third_party.items():
     env = make()
     env.reset()

@@ -24,11 +24,12 @@ import os
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
+import pettingzoo
 import pyspiel
 from open_spiel.python.algorithms import mcts as py_mcts
-from pettingzoo.classic import connect_four_v3, tictactoe_v3
 from shimmy import OpenSpielCompatibilityV0
 
 from agents import MCTSAgent
@@ -36,7 +37,10 @@ from agents.positions import full_copies_only
 
 UCT_C = 1.4
 SPIEL_GAMES = ("tic_tac_toe", "connect_four", "nim")
-PETTINGZOO_ENVS = {"tictactoe_v3": tictactoe_v3.env, "connect_four_v3": connect_four_v3.env}
+PETTINGZOO_ENVS = {
+    name: partial(pettingzoo.make, "aec", f"classic/{name.replace('_v', '-v')}")
+    for name in ("tictactoe_v3", "connect_four_v3")
+}
 
 
 def cpu_rate(search: Callable[[], int]) -> float:

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
+import pettingzoo
 
 EnvFactory = Callable[[], Any]
+
+# PettingZoo's classic envs, made through its registry (importing them is deprecated)
+pz_tictactoe: EnvFactory = partial(pettingzoo.make, "aec", "classic/tictactoe-v3")
+pz_connect_four: EnvFactory = partial(pettingzoo.make, "aec", "classic/connect_four-v3")
 
 
 def play(make_env: EnvFactory, moves: list[int]) -> Any:

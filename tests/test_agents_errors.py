@@ -107,9 +107,9 @@ def test_mcts_usable_after_an_error():
 
 
 def test_native_backend_needs_our_env():
-    from pettingzoo.classic import tictactoe_v3
+    from agents_helpers import pz_tictactoe
 
-    env = tictactoe_v3.env()
+    env = pz_tictactoe()
     env.reset()
     with pytest.raises(TypeError, match="native"):
         MCTSAgent(simulations=5, backend="native").act(env)

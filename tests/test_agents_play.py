@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from agents_helpers import play, play_game
-from pettingzoo.classic import connect_four_v3, tictactoe_v3
+from agents_helpers import play, play_game, pz_connect_four, pz_tictactoe
 
 from agents import MCTSAgent, PolicyAgent, PUCTAgent, RandomAgent
 from connectn_env import connect_n_v0, gomoku_v0, hex_v0
@@ -75,7 +74,7 @@ def test_rave_changes_the_search_and_fills_amaf():
 def test_agents_swap_seats_with_random():
     players = [MCTSAgent(simulations=100, seed=0), RandomAgent(seed=1)]
     for game in range(4):
-        env = connect_four_v3.env()
+        env = pz_connect_four()
         env.reset()
         seats = players if game % 2 == 0 else players[::-1]
         totals = play_game(env, dict(zip(env.possible_agents, seats, strict=True)))
@@ -145,7 +144,7 @@ def test_tree_reuse_keeps_the_subtree():
 
 
 def test_generic_tree_reuse_on_pettingzoo():
-    env = tictactoe_v3.env()
+    env = pz_tictactoe()
     env.reset()
     agent = MCTSAgent(simulations=500, seed=0)
     first = agent.search(env)
@@ -192,7 +191,7 @@ def test_puct_temperature_samples_moves():
 
 
 def test_puct_generic_path_and_default_evaluator():
-    env = play(tictactoe_v3.env, [0, 3, 1, 4])
+    env = play(pz_tictactoe, [0, 3, 1, 4])
     result = PUCTAgent(simulations=200, seed=0).search(env)
     assert result.action == 2
     assert result.pi.sum() == pytest.approx(1.0)

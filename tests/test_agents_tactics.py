@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from agents_helpers import legal_actions, mover_wins, opponent_wins_next, play
-from pettingzoo.classic import connect_four_v3, tictactoe_v3
+from agents_helpers import (
+    legal_actions,
+    mover_wins,
+    opponent_wins_next,
+    play,
+    pz_connect_four,
+    pz_tictactoe,
+)
 
 from agents import MCTSAgent
 from agents.envapi import native_state
@@ -35,10 +41,10 @@ POSITIONS = [
     # player_0 (top-bottom) has column 2 rows 0..3; player_1 has row 2 columns 0..3
     ("hex", _hex, "win", [2, 5, 7, 6, 12, 20, 17, 24]),
     ("hex", _hex, "block", [9, 10, 0, 11, 4, 12, 21, 13]),
-    ("pz_tictactoe", tictactoe_v3.env, "win", [0, 3, 1, 4]),
-    ("pz_tictactoe", tictactoe_v3.env, "block", [0, 4, 8, 2]),
-    ("pz_connect4", connect_four_v3.env, "win", [0, 1, 0, 1, 0, 1]),
-    ("pz_connect4", connect_four_v3.env, "block", [0, 1, 0, 1, 6, 1]),
+    ("pz_tictactoe", pz_tictactoe, "win", [0, 3, 1, 4]),
+    ("pz_tictactoe", pz_tictactoe, "block", [0, 4, 8, 2]),
+    ("pz_connect4", pz_connect_four, "win", [0, 1, 0, 1, 0, 1]),
+    ("pz_connect4", pz_connect_four, "block", [0, 1, 0, 1, 6, 1]),
 ]
 
 
@@ -73,7 +79,7 @@ def test_generic_path_finds_forced_win_in_tictactoe():
     """x at 0 and 4, o at 8 and 1: x to move wins by force (fork) though not in one."""
     moves = [0, 8, 4, 1]
     agent = MCTSAgent(simulations=3000, seed=0, reuse_tree=False)
-    result = agent.search(play(tictactoe_v3.env, moves))
+    result = agent.search(play(pz_tictactoe, moves))
     assert result.proven == "win"
-    assert not mover_wins(tictactoe_v3.env, moves, result.action)  # a fork, not a line
+    assert not mover_wins(pz_tictactoe, moves, result.action)  # a fork, not a line
     assert result.action in (2, 3, 6)

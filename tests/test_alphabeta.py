@@ -11,8 +11,7 @@ import sys
 import gymnasium as gym
 import numpy as np
 import pytest
-from agents_helpers import play
-from pettingzoo.classic import tictactoe_v3
+from agents_helpers import play, pz_tictactoe
 
 from agents import AlphaBetaAgent, MCTSAgent, RandomAgent, alphabeta
 from connectn_env import connect_n_v0, gomoku_v0, hex_v0
@@ -325,7 +324,7 @@ def test_bad_calls_are_refused_and_leave_the_agent_usable():
     finished = play(connect_n_v0.env, [0, 1, 0, 1, 0, 1, 0])
     with pytest.raises(ValueError, match="game is over"):
         agent.act(finished)
-    third_party = tictactoe_v3.env()
+    third_party = pz_tictactoe()
     third_party.reset(seed=0)
     with pytest.raises(TypeError, match="this suite's envs"):
         agent.act(third_party)

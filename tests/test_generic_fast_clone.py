@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.classic import connect_four_v3, tictactoe_v3
+from agents_helpers import pz_connect_four, pz_tictactoe
 from shimmy import OpenSpielCompatibilityV0
 
 from agents import MCTSAgent, PUCTAgent
@@ -23,8 +23,8 @@ from agents.positions import (
 )
 
 ENVS = {
-    "tictactoe_v3": (tictactoe_v3.env, BoardState),
-    "connect_four_v3": (connect_four_v3.env, BoardState),
+    "tictactoe_v3": (pz_tictactoe, BoardState),
+    "connect_four_v3": (pz_connect_four, BoardState),
     "spiel_tic_tac_toe": (lambda: OpenSpielCompatibilityV0(game_name="tic_tac_toe"), SpielState),
     "spiel_connect_four": (lambda: OpenSpielCompatibilityV0(game_name="connect_four"), SpielState),
     "spiel_nim": (lambda: OpenSpielCompatibilityV0(game_name="nim"), SpielState),
@@ -97,7 +97,7 @@ def test_search_on_adapter_visits_what_full_copies_visit(name, options):
 
 
 def test_full_copies_only_and_registry():
-    env = tictactoe_v3.env()
+    env = pz_tictactoe()
     env.reset()
     core = clone_env(transparent_core(env))
     with full_copies_only():
@@ -144,7 +144,7 @@ def test_a_subclass_gets_the_full_copy_unless_registered(monkeypatch):
 
     monkeypatch.setattr(agents.positions, "_ADAPTERS", dict(agents.positions._ADAPTERS))
 
-    class Variant(type(transparent_core(tictactoe_v3.env()))):  # may change the rules
+    class Variant(type(transparent_core(pz_tictactoe()))):  # may change the rules
         pass
 
     env = Variant()

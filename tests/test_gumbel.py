@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from agents_helpers import play
-from pettingzoo.classic import tictactoe_v3
+from agents_helpers import play, pz_tictactoe
 
 from agents import MCTSAgent, PUCTAgent
 from agents.gumbel import MAX_CONSIDERED, considered_visits
@@ -87,7 +86,7 @@ def test_sequential_halving_visits_the_considered_moves_in_its_plan() -> None:
 
 
 def test_gumbel_searches_third_party_envs_too() -> None:
-    env = play(tictactoe_v3.env, [0, 3, 1, 4])
+    env = play(pz_tictactoe, [0, 3, 1, 4])
     for agent in (
         MCTSAgent(simulations=20, selection="gumbel", seed=0),
         PUCTAgent(simulations=20, selection="gumbel", seed=0),

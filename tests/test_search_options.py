@@ -8,8 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from agents_helpers import play
-from pettingzoo.classic import tictactoe_v3
+from agents_helpers import play, pz_tictactoe
 
 from agents import MCTSAgent
 from agents import tree as search_tree
@@ -56,7 +55,7 @@ def test_an_option_the_game_cannot_honour_is_refused_at_the_search_and_the_agent
 
 
 def test_playout_options_on_a_third_party_env_are_refused_naming_the_option():
-    env = play(tictactoe_v3.env, [0])
+    env = play(pz_tictactoe, [0])
     with pytest.raises(ValueError, match=r"decisive=True cannot run on an env that is not"):
         MCTSAgent(decisive=True, simulations=50, seed=0).search(env)
     tuned = MCTSAgent(selection="ucb1-tuned", rave=True, simulations=100, seed=0).search(env)
