@@ -242,15 +242,19 @@ def _uniform01(rng):
 
 @njit(cache=True)
 def _choose_actions(ints, floats, slots, temperatures, rngs, out):
-    """The move each root plays: with temperature 0 the most visited child that is not a proven
-    loss (a proven win first, see :func:`agents.tree.best_root_child`); else a child drawn in
-    proportion to ``visits ** (1 / temperature)`` among those that are not proven losses (a
-    proven win is always played)."""
+    """The move each root plays: with temperature 0 PUCT's choice (the most visited child that
+    is not a proven loss, a proven win first, see :func:`agents.tree.resisting_root_child`);
+    else a child drawn in proportion to ``visits ** (1 / temperature)`` among those that are
+    not proven losses (a proven win is always played)."""
     for i in range(slots.shape[0]):
         g = slots[i]
-        best = search_tree.best_root_child(ints[g], floats[g])
         temperature = temperatures[i]
-        if temperature <= 0.0 or ints[g, best, search_tree.I_SOLVED] != search_tree.UNSOLVED:
+        if temperature <= 0.0:
+            chosen = search_tree.resisting_root_child(ints[g], floats[g])
+            out[i] = ints[g, chosen, search_tree.I_ACTION]
+            continue
+        best = search_tree.best_root_child(ints[g], floats[g])
+        if ints[g, best, search_tree.I_SOLVED] != search_tree.UNSOLVED:
             out[i] = ints[g, best, search_tree.I_ACTION]
             continue
         first = ints[g, 0, search_tree.I_FIRST]

@@ -48,6 +48,7 @@ from agents.tree import (
     best_root_child,
     expand,
     rave_update,
+    resisting_root_child,
     shuffle_together,
     sqrt_log,
 )
@@ -365,8 +366,15 @@ def caller_expands_on_second_visit(kernels, params, tree, workspace, node, rng, 
 
 @compiled_rule
 def most_visited_child(ints, floats, settings):
-    """The move to play after a UCT or PUCT search: :func:`agents.tree.best_root_child`."""
+    """The move to play after a UCT search: :func:`agents.tree.best_root_child`."""
     return best_root_child(ints, floats)
+
+
+@compiled_rule
+def resisting_child(ints, floats, settings):
+    """The move to play after a PUCT search: :func:`agents.tree.resisting_root_child` (the
+    slowest proven loss rather than an open move searched less than it)."""
+    return resisting_root_child(ints, floats)
 
 
 @compiled_rule
@@ -431,7 +439,7 @@ UCT = Selection(select_uct, backup_mean)
 UCT_TUNED = Selection(select_uct_tuned, backup_tuned)
 RAVE = Selection(select_rave, backup_rave)
 RAVE_TUNED = Selection(select_rave_tuned, backup_rave_tuned)
-PUCT = Selection(select_puct, backup_mean)
+PUCT = Selection(select_puct, backup_mean, choose=resisting_child)
 
 
 def _gumbel() -> Selection:

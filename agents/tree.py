@@ -365,6 +365,44 @@ def best_root_child(ints, floats):
 
 
 @njit(cache=True)
+def resisting_root_child(ints, floats):
+    """:func:`best_root_child`, except where the search proved a move lost after searching it
+    more than the move it would play, an open one, and valued that open move no higher than
+    the proven loss (and proved no move a draw): then the proven loss that loses last. The
+    open move was searched too little to be trusted, and in such positions (a network that
+    values every move as lost) it usually loses sooner."""
+    best = best_root_child(ints, floats)
+    if ints[best, I_SOLVED] != UNSOLVED:
+        return best  # a proven win, a proven draw, or every move lost: the slowest loss
+    first = ints[0, I_FIRST]
+    resist = False
+    for child in range(first, first + ints[0, I_COUNT]):
+        status = ints[child, I_SOLVED]
+        if status == DRAW:
+            return best
+        if (
+            status == LOSS
+            and ints[child, I_VISITS] > ints[best, I_VISITS]
+            and floats[child, F_MEAN] >= floats[best, F_MEAN]
+        ):
+            resist = True
+    if not resist:
+        return best
+    slowest = -1
+    for child in range(first, first + ints[0, I_COUNT]):
+        if ints[child, I_SOLVED] == LOSS and (
+            slowest == -1
+            or ints[child, I_PROOF] > ints[slowest, I_PROOF]
+            or (
+                ints[child, I_PROOF] == ints[slowest, I_PROOF]
+                and ints[child, I_VISITS] > ints[slowest, I_VISITS]
+            )
+        ):
+            slowest = child
+    return slowest
+
+
+@njit(cache=True)
 def compact_subtree(ints, floats, root, new_ints, new_floats, new_meta):
     """Copy the subtree under ``root`` into the new buffers (breadth first, children kept
     contiguous); ``root`` becomes node 0. Returns the number of nodes copied."""
