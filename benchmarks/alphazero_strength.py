@@ -13,10 +13,12 @@ then score the networks the run evaluated at (about) the given minutes of traini
         --budgets 1000 2000 4000 --simulations 400 --games 100
 
 The network's games are played all at once (``agents.alphazero.evaluation.play_match``: the
-network side searches every game on one batched search), colours alternating. A mark at or
-past the run's end uses ``latest.pt`` (the network when the budget ran out). Prints a Markdown
-table: score (win 1, draw 1/2), wins-draws-losses, Wilson 95% interval, and the network's
-score in the games it moved first and second; ``--json`` also writes the results.
+network side searches every game on one batched search), colours alternating, the network in
+float32 (``az:pretrained``'s default; ``"auto"`` would pick bfloat16 or float32 by timing, so
+the same command could score differently under another load). A mark at or past the run's
+end uses ``latest.pt`` (the network when the budget ran out). Prints a Markdown table: score
+(win 1, draw 1/2), wins-draws-losses, Wilson 95% interval, and the network's score in the
+games it moved first and second; ``--json`` also writes the results.
 """
 
 from __future__ import annotations
@@ -84,7 +86,7 @@ def main() -> None:
                 "| moving first / second | seconds |"
             )
             print("|---|---|---|---|---|---|---|---|")
-        evaluator = NetworkEvaluator(checkpoint.network(), precision="auto", batch=args.games)
+        evaluator = NetworkEvaluator(checkpoint.network(), precision="float32", batch=args.games)
         for budget in args.budgets:
             start = time.perf_counter()
             network = NetworkSide(
