@@ -242,10 +242,11 @@ def _uniform01(rng):
 
 @njit(cache=True)
 def _choose_actions(ints, floats, slots, temperatures, rngs, out):
-    """The move each root plays: with temperature 0 PUCT's choice (the most visited child that
-    is not a proven loss, a proven win first, see :func:`agents.tree.resisting_root_child`);
-    else a child drawn in proportion to ``visits ** (1 / temperature)`` among those that are
-    not proven losses (a proven win is always played)."""
+    """The move each root plays: with temperature 0 PUCT's move rule
+    (:func:`agents.tree.resisting_root_child`: a proven win first, else the most visited child
+    not proven lost, or the slowest proven loss where that child was searched less and valued
+    no higher); else a child drawn in proportion to ``visits ** (1 / temperature)`` among those
+    that are not proven losses (a proven win is always played)."""
     for i in range(slots.shape[0]):
         g = slots[i]
         temperature = temperatures[i]
@@ -619,10 +620,11 @@ class BatchedSearch:
         )  # fmt: skip
 
     def choose(self, slots: Any, temperature: Any = 0.0) -> np.ndarray:
-        """The action each root plays: temperature 0 the best move (most visits, a proven win
-        first), else sampled in proportion to ``visits ** (1 / temperature)``; ``temperature``
-        is one number or one per slot. With ``selection="gumbel"`` the move sequential halving
-        picked (its Gumbel variables are the sampling), whatever the temperature."""
+        """The action each root plays: temperature 0 PUCT's move rule (see
+        :func:`agents.tree.resisting_root_child`), else sampled in proportion to ``visits **
+        (1 / temperature)``; ``temperature`` is one number or one per slot. With
+        ``selection="gumbel"`` the move sequential halving picked (its Gumbel variables are the
+        sampling), whatever the temperature."""
         slots = np.asarray(np.atleast_1d(slots), dtype=np.int64)
         temperatures = np.broadcast_to(np.asarray(temperature, dtype=np.float64), slots.shape)
         out = np.zeros(len(slots), dtype=np.int64)

@@ -373,7 +373,7 @@ def most_visited_child(ints, floats, settings):
 @compiled_rule
 def resisting_child(ints, floats, settings):
     """The move to play after a PUCT search: :func:`agents.tree.resisting_root_child` (the
-    slowest proven loss rather than an open move searched less than it)."""
+    slowest proven loss rather than an open move searched less and valued no higher)."""
     return resisting_root_child(ints, floats)
 
 
