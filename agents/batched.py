@@ -621,8 +621,8 @@ class BatchedSearch:
 
     def choose(self, slots: Any, temperature: Any = 0.0) -> np.ndarray:
         """The action each root plays: temperature 0 PUCT's move rule (see
-        :func:`agents.tree.resisting_root_child`), else sampled in proportion to ``visits **
-        (1 / temperature)``; ``temperature`` is one number or one per slot. With
+        :func:`agents.tree.resisting_root_child`), else sampled in proportion to
+        ``visits ** (1 / temperature)``; ``temperature`` is one number or one per slot. With
         ``selection="gumbel"`` the move sequential halving picked (its Gumbel variables are the
         sampling), whatever the temperature."""
         slots = np.asarray(np.atleast_1d(slots), dtype=np.int64)
