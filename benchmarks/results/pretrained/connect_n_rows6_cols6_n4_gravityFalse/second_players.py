@@ -1,8 +1,10 @@
-"""Second players against plain UCT 10,000 moving first on 6 x 6 four in a row: how much of
-the game a defender saves where the first player wins with perfect play.
+"""Second players against plain UCT moving first on 6 x 6 four in a row: how much of the game
+a defender saves where the first player wins with perfect play.
 
     python benchmarks/results/pretrained/connect_n_rows6_cols6_n4_gravityFalse/second_players.py \\
         "ab:depth=6" "az:pretrained,simulations=200" --games 100 --seed 1000
+    python benchmarks/results/pretrained/connect_n_rows6_cols6_n4_gravityFalse/second_players.py \\
+        "ab:depth=6" "az:pretrained,simulations=400" --first "mcts:simulations=4000,preset=uct"
 
 Game ``g`` builds both agents afresh, UCT with seed ``seed + 2g`` and the defender with
 ``seed + 2g + 1``, and plays it on the suite's env; prints wins-draws-losses of the defender
@@ -21,11 +23,11 @@ FIRST = "mcts:simulations=10000,preset=uct"
 GAME = GameConfig("connect_n", {"rows": 6, "cols": 6, "n": 4, "gravity": False})
 
 
-def defend(spec: str, games: int, seed: int) -> tuple[int, int, int]:
-    """(wins, draws, losses) of ``spec`` moving second against :data:`FIRST`."""
+def defend(spec: str, games: int, seed: int, first_spec: str = FIRST) -> tuple[int, int, int]:
+    """(wins, draws, losses) of ``spec`` moving second against ``first_spec``."""
     results = [0, 0, 0]
     for g in range(games):
-        first = parse_agent_spec(FIRST).build(seed=seed + 2 * g)
+        first = parse_agent_spec(first_spec).build(seed=seed + 2 * g)
         second = parse_agent_spec(spec).build(seed=seed + 2 * g + 1)
         env = GAME.make_env()
         env.reset()
@@ -38,16 +40,17 @@ def defend(spec: str, games: int, seed: int) -> tuple[int, int, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("specs", nargs="+", help="agent specs of the second players")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--first", default=FIRST, help=f"the first player's spec ({FIRST})")
     args = parser.parse_args()
     for spec in args.specs:
         start = time.process_time()
-        wins, draws, losses = defend(spec, args.games, args.seed)
+        wins, draws, losses = defend(spec, args.games, args.seed, args.first)
         print(
-            f"{spec} moving second against {FIRST}: {wins}-{draws}-{losses}, score "
+            f"{spec} moving second against {args.first}: {wins}-{draws}-{losses}, score "
             f"{(wins + draws / 2) / args.games:.3f} ({time.process_time() - start:.0f} CPU s)",
             flush=True,
         )
