@@ -274,13 +274,15 @@ def test_checkpoints_round_trip_and_refuse_bad_files(trained, tmp_path) -> None:
     for name, value in checkpoint.model.items():
         assert torch.equal(value, again.model[name])
     (tmp_path / "text.pt").write_text("not a checkpoint")
+    (tmp_path / "truncated.pt").write_bytes(b"PK\x03\x04" + b"\0" * 20)
     torch.save({"weights": torch.zeros(3)}, tmp_path / "foreign.pt")
     torch.save({"format": "connectn-alphazero", "version": 1, "game": {}}, tmp_path / "bad.pt")
     torch.save(Checkpoint, tmp_path / "pickled.pt")  # a class: weights_only refuses it
     cases = {
         tmp_path / "missing.pt": "no checkpoint file",
         tmp_path: "is a directory",
-        tmp_path / "text.pt": "cannot read checkpoint",
+        tmp_path / "text.pt": "cannot read checkpoint: not the zip archive .* b'not a ch'",
+        tmp_path / "truncated.pt": r"cannot read checkpoint: [^.]*zip archive[^.]*$",
         tmp_path / "foreign.pt": "not a connectn AlphaZero checkpoint",
         tmp_path / "bad.pt": "damaged checkpoint",
         tmp_path / "pickled.pt": "cannot read checkpoint",

@@ -49,6 +49,7 @@ FORMAT = "connectn-alphazero"
 VERSION = 2
 UNCHECKED_VERSION = 1  # written before checkpoints carried a digest: read without one
 DIGEST_KEY = "sha256"
+ZIP_MAGIC = b"PK\x03\x04"  # torch.save's format: a zip archive
 MAX_CHECKPOINT_BYTES = 2 * 2**30  # a 20-block, 256-channel network with its optimizer: 0.3 GiB
 
 
@@ -142,6 +143,11 @@ def load_checkpoint(path: str | Path, game: BoardGame | GameConfig | None = None
     except (OSError, ValueError) as error:
         reason = describe_file_error(path, error).removeprefix(f"{path}: ")
         raise CheckpointError(f"{path}: cannot read checkpoint: {reason}") from None
+    if not raw.startswith(ZIP_MAGIC):
+        raise CheckpointError(
+            f"{path}: cannot read checkpoint: not the zip archive that torch.save writes "
+            f"(it begins {raw[:8]!r})"
+        )
     try:
         data = torch.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
     except Exception as error:  # torch raises many kinds for a file it cannot read
@@ -261,11 +267,12 @@ def _optional_dict(data: dict[str, Any], key: str) -> dict[str, Any] | None:
 
 
 def _torch_error(error: Exception) -> str:
-    """The gist of an error of ``torch.load``, on one line (its weights-only refusal is a page
-    of text that advises loading the file unsafely)."""
+    """The gist of an error of ``torch.load``: its first sentence (its weights-only refusal is
+    a page of text that advises loading the file unsafely, and a damaged archive's error adds
+    a paragraph of advice)."""
     text = str(error)
     if "WeightsUnpickler error:" in text:
         detail = text.split("WeightsUnpickler error:", 1)[1].strip().splitlines()[0]
         return f"it holds more than plain weights and is refused unread ({detail})"
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[0] if lines else type(error).__name__
+    return lines[0].split(". ", 1)[0] if lines else type(error).__name__
