@@ -10,7 +10,14 @@ import pytest
 from aec_helpers import snapshot
 from pettingzoo.utils.env_logger import EnvLogger
 
-from connectn_env import ENV_MODULES, IllegalActionError, connect_n_v0, gomoku_v0, hex_v0
+from connectn_env import (
+    ENV_MODULES,
+    CallOrderError,
+    IllegalActionError,
+    connect_n_v0,
+    gomoku_v0,
+    hex_v0,
+)
 
 MODULES = list(ENV_MODULES.values())  # every registered game family
 FACTORIES = ["env", "raw_env"]
@@ -222,13 +229,18 @@ def test_stepping_a_finished_game(factory: str) -> None:
         env.step(1)
     env.step(None)
     assert env.agents == []
-    if factory == "raw_env":
-        with pytest.raises(ValueError, match="every agent is done: call reset"):
-            env.step(1)
-    else:  # PettingZoo's order-enforcing wrapper logs a warning and ignores the call
-        EnvLogger.mqueue.clear()
-        env.step(1)
-        assert any("Should reset() first" in message for message in EnvLogger.mqueue)
+    before = snapshot(env)
+    EnvLogger.mqueue.clear()
+    for action in (1, 99, "garbage", None):
+        message = f"every agent is done: call reset() before step() (got action {action!r})"
+        with pytest.raises(CallOrderError, match=re.escape(message)):
+            env.step(action)
+    with pytest.raises(
+        CallOrderError, match=re.escape("every agent is done: call reset() before last()")
+    ):
+        env.last()
+    assert snapshot(env) == before
+    assert EnvLogger.mqueue == []  # not PettingZoo's warning
     env.reset()
     env.step(1)
     assert env.unwrapped.game_state.history() == [1]

@@ -13,7 +13,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
-from connectn_env.envs.order import CallOrderError, OrderEnforcedEnv
+from connectn_env.envs.order import CallOrderError, OrderEnforcedEnv, game_over_error
 from connectn_env.envs.reset_args import require_reset_options, require_reset_seed
 from connectn_env.games import BoardGame, GameState, IllegalActionError
 from connectn_env.games.validation import require_action, require_choice
@@ -136,15 +136,13 @@ class BoardGameEnv(AECEnv):
         Raises:
             TypeError: ``action`` is not an integer (numpy integers are fine).
             ValueError: ``action`` is outside the action space, or is not None for an
-                agent that is done, or every agent is done (call ``reset()``).
+                agent that is done.
+            CallOrderError: every agent is done (call ``reset()``).
             IllegalActionError: the action is in range but not legal now.
         """
+        if not self.agents:
+            raise game_over_error(f"step() (got action {action!r})")
         agent = self.agent_selection
-        if agent not in self.agents:
-            raise ValueError(
-                f"the game is over and every agent is done: call reset() before step() "
-                f"(got action {action!r})"
-            )
         if self._is_done(agent):
             if action is not None:
                 raise ValueError(
@@ -176,6 +174,16 @@ class BoardGameEnv(AECEnv):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``(observation, cumulative reward, terminated, truncated, info)`` of the mover.
+
+        Raises:
+            CallOrderError: every agent is done (call ``reset()``).
+        """
+        if not self.agents:
+            raise game_over_error("last()")
+        return super().last(observe)
 
     def render(self) -> np.ndarray | str | None:
         """Draw the board: a window (human), an RGB array (rgb_array) or text (ansi)."""

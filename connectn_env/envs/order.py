@@ -5,7 +5,9 @@ PettingZoo's ``OrderEnforcingWrapper`` answers ``step()`` before ``reset()`` wit
 keeps its checks but raises :class:`CallOrderError` (a ``ValueError``) naming the call and
 what to do; reading ``agents``, ``rewards``... before ``reset()`` raises
 :class:`ResetFirstError`, which is also an ``AttributeError`` (so ``hasattr`` keeps
-working).
+working). ``step()`` or ``last()`` once every agent is done raises :class:`CallOrderError`
+too, where PettingZoo logs a warning and ignores the step, and ``last()`` fails with a
+``KeyError``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterator,
 )
 
-__all__ = ["CallOrderError", "OrderEnforcedEnv", "ResetFirstError"]
+__all__ = ["CallOrderError", "OrderEnforcedEnv", "ResetFirstError", "game_over_error"]
 
 _NEEDS_RESET = frozenset(
     {"rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents", "agents"}
@@ -33,6 +35,11 @@ class CallOrderError(ValueError):
 
 class ResetFirstError(CallOrderError, AttributeError):
     """An attribute read before ``reset()``; also an ``AttributeError``."""
+
+
+def game_over_error(call: str) -> CallOrderError:
+    """The error for ``call`` (``"last()"``...) made once every agent is done."""
+    return CallOrderError(f"the game is over and every agent is done: call reset() before {call}")
 
 
 class OrderEnforcedEnv(OrderEnforcingWrapper):
@@ -49,7 +56,15 @@ class OrderEnforcedEnv(OrderEnforcingWrapper):
 
     def step(self, action: Any) -> None:
         self._require_reset("step()")
+        if not self.agents:
+            raise game_over_error(f"step() (got action {action!r})")
         super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._require_reset("last()")
+        if not self.agents:
+            raise game_over_error("last()")
+        return super().last(observe)
 
     def observe(self, agent: Any) -> Any:
         self._require_reset("observe()")
