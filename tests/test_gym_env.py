@@ -303,6 +303,18 @@ def test_bad_constructor_arguments(kwargs, error, match):
         BoardGameGymEnv(ConnectNGame(), **kwargs)
 
 
+def test_an_opponent_spec_is_checked_against_the_game_when_the_env_is_made():
+    message = r"^the perfect player plays Connect Four .* only, not ConnectNGame\(rows=3, cols=3"
+    with pytest.raises(ValueError, match=message):
+        gym.make("connectn_env/TicTacToe-v0", opponent="perfect")
+    with pytest.raises(ValueError, match=message):
+        gym.make_vec("connectn_env/TicTacToe-v0", num_envs=2, opponent="perfect")
+    env = gym.make("connectn_env/ConnectFour-v0", opponent="perfect")
+    env.reset(seed=0)
+    env.step(3)
+    assert env.unwrapped.game_state.history() == [3, 3]  # the only winning reply
+
+
 def test_learner_second_refused_when_the_opening_move_ends_the_game():
     with pytest.raises(ValueError, match="opening move"):
         BoardGameGymEnv(ConnectNGame(rows=1, cols=3, n=1), learner_side="random")

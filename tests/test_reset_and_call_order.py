@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import gymnasium as gym
 import numpy as np
 import pytest
 from aec_helpers import snapshot
@@ -12,7 +13,7 @@ from aec_helpers import snapshot
 from connectn_env import CallOrderError, IllegalActionError, connect_n_v0, tictactoe
 from connectn_env.envs.order import ResetFirstError
 from connectn_env.gym import BoardGameVectorEnv
-from connectn_env.gym.single_agent import BoardGameGymEnv
+from connectn_env.gym.single_agent import BoardGameGymEnv, StepOrderError
 
 BAD_SEEDS = [
     (-1, ValueError, r"seed must be None or an int >= 0, got -1"),
@@ -141,11 +142,54 @@ def test_gym_reset_failing_in_the_opponents_opening_restores_the_env() -> None:
     assert _gym_state(env) == before
 
 
+def test_gym_step_before_reset_or_after_the_end_is_a_call_order_error() -> None:
+    assert issubclass(StepOrderError, CallOrderError) and issubclass(StepOrderError, RuntimeError)
+    env = gym.make("connectn_env/TicTacToe-v0", opponent=_lowest_legal).unwrapped
+    with pytest.raises(StepOrderError, match=re.escape("step() was called before reset(): ")):
+        env.step(0)
+    assert env.game_state.history() == [] and env._np_random is None
+    env.reset(seed=0)
+    for action in (3, 4):
+        env.step(action)  # the opponent takes 0, then 1
+    assert env.step(5)[1:3] == (1.0, True)  # 3, 4, 5: the learner wins
+    with pytest.raises(RuntimeError, match=re.escape("the episode is over: call reset() before")):
+        env.step(6)  # a StepOrderError, which callers may catch as a RuntimeError
+    assert env.game_state.history() == [3, 0, 4, 1, 5]
+
+
 # --- vector env -------------------------------------------------------------------------
 
 
 def _vector_state(env: BoardGameVectorEnv) -> tuple:
-    return env._states.tolist(), env._rngs.tolist(), env.learners.tolist(), env._over.tolist()
+    generator = env._np_random
+    return (
+        env._states.tolist(),
+        env._rngs.tolist(),
+        env.learners.tolist(),
+        env._over.tolist(),
+        env.action_masks().tolist(),
+        env._np_random_seed,
+        None if generator is None else str(generator.bit_generator.state),
+    )
+
+
+def _lowest_legal(observation, mask) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+class _FailsOnCall:
+    """A callable opponent (the lowest legal action) that raises on its call number ``n``
+    (0: never)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.calls = 0
+
+    def __call__(self, observation, mask) -> int:
+        self.calls += 1
+        if self.calls == self.n:
+            raise RuntimeError(f"the opponent broke on call {self.n}")
+        return _lowest_legal(observation, mask)
 
 
 @pytest.mark.parametrize(
@@ -179,6 +223,51 @@ def test_vector_python_opponent_out_of_range_is_a_clear_error() -> None:
     with pytest.raises(IllegalActionError, match=r"action 9223372036854775808 is outside"):
         env.step(np.array([4, 4, 4]))
     assert _vector_state(env) == before
+
+
+def test_vector_reset_failing_in_an_opening_move_changes_nothing() -> None:
+    opponent = _FailsOnCall(2)
+    env = BoardGameVectorEnv(tictactoe(), num_envs=3, opponent=opponent, learner_side="second")
+    with pytest.raises(RuntimeError, match="the opponent broke on call 2"):
+        env.reset(seed=1)  # the second board's opening fails: still not reset
+    with pytest.raises(StepOrderError, match=r"step\(\) was called before reset\(\)"):
+        env.step(np.array([8, 8, 8]))
+    env.reset(seed=0)
+    env.step(np.array([8, 8, 8]))
+    before = _vector_state(env)
+    opponent.n = opponent.calls + 2
+    with pytest.raises(RuntimeError, match=rf"the opponent broke on call {opponent.n}"):
+        env.reset(seed=1)
+    assert _vector_state(env) == before
+
+
+def test_vector_same_step_autoreset_failing_in_an_opening_move_changes_nothing() -> None:
+    opponent = _FailsOnCall(0)
+    env = BoardGameVectorEnv(
+        tictactoe(), opponent=opponent, learner_side="second", autoreset_mode="SameStep"
+    )
+    env.reset(seed=0)  # the opponent opens at 0
+    env.step(np.array([8]))  # the opponent takes 1
+    before = _vector_state(env)
+    opponent.n = opponent.calls + 2  # its move at 2 wins; the opening of the next game fails
+    with pytest.raises(RuntimeError, match=rf"the opponent broke on call {opponent.n}"):
+        env.step(np.array([7]))
+    assert _vector_state(env) == before
+    opponent.n = 0
+    _, reward, terminated, _, info = env.step(np.array([7]))
+    assert (reward[0], terminated[0]) == (-1.0, True)
+    assert info["final_obs"][0][..., 1].flatten()[:3].tolist() == [1, 1, 1]
+
+
+def test_vector_step_before_reset_is_a_call_order_error() -> None:
+    env = BoardGameVectorEnv(tictactoe(), num_envs=2)
+    before = _vector_state(env)
+    with pytest.raises(CallOrderError, match=re.escape("call reset() before step()")):
+        env.step(np.array([0, 0]))
+    assert _vector_state(env) == before
+    env.reset(seed=0)
+    env.step(np.array([0, 0]))
+    assert [env.game_state(i).history()[0] for i in range(2)] == [0, 0]
 
 
 @pytest.mark.parametrize(

@@ -279,6 +279,59 @@ def test_a_snapshot_with_scores_of_the_wrong_shape_changes_nothing():
     assert [vector.unwrapped.game_state(i).history() for i in range(3)] == [[], [], []]
 
 
+class Filled:
+    """A snapshot whose every score is ``fill``."""
+
+    def __init__(self, fill) -> None:
+        self.fill = fill
+
+    def logits(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        return np.full(action_masks.shape, self.fill)
+
+    def __repr__(self) -> str:
+        return f"<Filled {self.fill!r}>"
+
+
+@pytest.mark.parametrize(
+    ("fill", "message"),
+    [
+        (np.nan, r"the score nan for the legal action 0 of row 0"),
+        (-np.inf, r"the score -inf for the legal action 0 of row 0"),
+        ("high", r"scores that are not numbers \(could not convert string to float: .*'high'.*\)"),
+    ],
+)
+def test_scores_that_are_not_finite_numbers_name_the_snapshot(fill, message):
+    rule = r"its scores must be finite numbers, one per action"
+    pool = SelfPlayOpponent(latest_probability=1.0)
+    pool.add(Filled(fill))
+    env = gym.make("connectn_env/TicTacToe-v0", opponent=pool)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=rf"^snapshot <Filled .*> returned {message}: {rule}"):
+        env.step(4)
+    assert env.unwrapped.game_state.history() == []
+    vector = gym.make_vec("connectn_env/TicTacToe-v0", num_envs=2, opponent=pool)
+    vector.reset(seed=0)
+    with pytest.raises(ValueError, match=rf"^snapshot <Filled .*> returned .*: {rule}"):
+        vector.step(np.array([0, 1]))
+    assert [vector.unwrapped.game_state(i).history() for i in range(2)] == [[], []]
+
+
+class NanWhereIllegal:
+    """Scores the action index where legal, NaN elsewhere."""
+
+    def logits(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        return np.where(action_masks == 1, np.arange(action_masks.shape[1]), np.nan)
+
+
+def test_the_scores_of_illegal_actions_are_ignored_even_if_nan():
+    pool = SelfPlayOpponent(latest_probability=1.0, deterministic=True)
+    pool.add(NanWhereIllegal())
+    env = gym.make("connectn_env/TicTacToe-v0", opponent=pool)
+    env.reset(seed=0)
+    env.step(8)
+    assert env.unwrapped.game_state.history() == [8, 7]  # the highest legal action
+
+
 def test_a_callable_snapshot_that_answers_an_illegal_move_is_named():
     pool = SelfPlayOpponent()
     pool.add(lambda observation, action_mask: 4)  # the centre, taken by the learner

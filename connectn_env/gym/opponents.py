@@ -164,7 +164,9 @@ class SpecOpponent(AgentOpponent):
     (a ``seed`` key in the spec fixes it instead).
 
     Raises:
-        ValueError: the spec is malformed or names ``human``.
+        ValueError: the spec is malformed, names ``human``, or names an agent that cannot
+            play ``game`` (``perfect`` outside Connect Four, an ``az`` network of another
+            game).
     """
 
     def __init__(self, text: str, game: BoardGame) -> None:
@@ -177,6 +179,7 @@ class SpecOpponent(AgentOpponent):
             raise ValueError(
                 f"opponent {text!r} is neither one of {names} nor a valid agent spec: {error}"
             ) from None
+        self.spec.check_game(game)
         super().__init__(self.spec.build(0), game)
 
     def reset(self, seed: int) -> None:

@@ -19,7 +19,8 @@ one board, which the caller must freeze (the pool keeps the object, not a copy).
 observation is the int8 (rows, cols, 2) planes [own stones, opponent's stones] of the
 player to move: what the learner would get as that player. Scores are masked with the
 legal-action mask, so a snapshot with scores always plays a legal move: sampled from the
-softmax of the legal scores, or (``deterministic=True``) their arg-max.
+softmax of the legal scores, or (``deterministic=True``) their arg-max. The legal scores must
+be finite numbers (an illegal action's may be ``-inf`` or NaN); others raise a ``ValueError``.
 """
 
 from __future__ import annotations
@@ -122,7 +123,8 @@ class SelfPlayOpponent:
         same snapshot with scores are evaluated in one call.
 
         Raises:
-            ValueError: a snapshot's scores do not have shape (batch, num_actions).
+            ValueError: a snapshot's scores are not numbers of shape (batch, num_actions),
+                or a legal action's score is not finite.
         """
         actions = [0] * len(seats)
         batches: dict[int, list[int]] = {}
@@ -140,12 +142,7 @@ class SelfPlayOpponent:
             snapshot = seats[rows[0]].snapshot
             views = np.stack([states[k].observation(states[k].current_player()) for k in rows])
             masks = np.stack([states[k].legal_action_mask() for k in rows])
-            scores = np.asarray(snapshot.logits(views, masks), dtype=np.float64)
-            if scores.shape != masks.shape:
-                raise ValueError(
-                    f"snapshot {snapshot!r} returned scores of shape {scores.shape}, expected "
-                    f"(batch, num_actions) = {masks.shape}"
-                )
+            scores = _scores(snapshot, snapshot.logits(views, masks), masks)
             for row, k in enumerate(rows):
                 actions[k] = self._choose(scores[row], masks[row], seats[k].rng)
         return actions
@@ -190,6 +187,34 @@ class SelfPlaySeat:
 
     def __repr__(self) -> str:
         return f"SelfPlaySeat({self.pool!r})"
+
+
+def _scores(snapshot: PolicySnapshot, logits: Any, masks: np.ndarray) -> np.ndarray:
+    """``snapshot``'s ``logits`` as float64 of the masks' shape, finite where legal.
+
+    Raises:
+        ValueError: they are not numbers, have another shape, or a legal one is not finite.
+    """
+    rule = "its scores must be finite numbers, one per action (an illegal action's may be -inf)"
+    try:
+        scores = np.asarray(logits, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(
+            f"snapshot {snapshot!r} returned scores that are not numbers ({error}): {rule}"
+        ) from None
+    if scores.shape != masks.shape:
+        raise ValueError(
+            f"snapshot {snapshot!r} returned scores of shape {scores.shape}, expected "
+            f"(batch, num_actions) = {masks.shape}: {rule}"
+        )
+    bad = ~np.isfinite(scores) & masks.astype(bool)
+    if bad.any():
+        row, action = np.argwhere(bad)[0].tolist()
+        raise ValueError(
+            f"snapshot {snapshot!r} returned the score {scores[row, action]} for the legal "
+            f"action {action} of row {row}: {rule}"
+        )
+    return scores
 
 
 def make_self_play(kwargs: dict[str, Any] | None) -> SelfPlayOpponent:

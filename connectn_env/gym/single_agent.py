@@ -9,6 +9,7 @@ import numpy as np
 from gymnasium import spaces
 
 from connectn_env.envs.base import RENDER_MODES
+from connectn_env.envs.order import CallOrderError
 from connectn_env.envs.reset_args import require_reset_options, require_reset_seed
 from connectn_env.games import BoardGame, GameState, IllegalActionError
 from connectn_env.games.validation import require_action, require_choice
@@ -20,6 +21,12 @@ LEARNER_SIDES = ("first", "second", "random")
 ILLEGAL_ACTION_MODES = ("lose", "raise")
 ILLEGAL_ACTION_REWARD = -1.0
 _SEED_BOUND = 2**63
+
+
+class StepOrderError(CallOrderError, RuntimeError):
+    """``step()`` before ``reset()`` or after the episode is over: a
+    :class:`~connectn_env.envs.order.CallOrderError` (so a ``ValueError``) that is also a
+    ``RuntimeError`` (what ``step`` raised after the end of an episode in earlier versions)."""
 
 
 def check_learner_side(game: BoardGame, learner_side: str) -> None:
@@ -104,6 +111,7 @@ class BoardGameGymEnv(gymnasium.Env):
         self.game_state: GameState = game.new_initial_state()
         self.learner = 0
         self._over = False  # the episode has ended (a finished game or an illegal action)
+        self._started = False  # reset() has succeeded once
         self._renderer = StateRenderer(
             game, render_mode, caption=type(self).__name__, fps=self.metadata["render_fps"]
         )
@@ -144,6 +152,7 @@ class BoardGameGymEnv(gymnasium.Env):
         except Exception:
             self._restore(saved)
             raise
+        self._started = True
         if self.render_mode == "human":
             self.render()
         return self._observation(), {"action_mask": self.action_masks()}
@@ -155,10 +164,13 @@ class BoardGameGymEnv(gymnasium.Env):
             TypeError: ``action`` is not an integer (numpy integers are fine).
             ValueError: ``action`` is outside the action space.
             IllegalActionError: with ``illegal_action="raise"``, a masked-out action.
-            RuntimeError: the episode is over (call ``reset``).
+            StepOrderError: ``reset`` was never called, or the episode is over (a
+                ``ValueError`` and a ``RuntimeError``).
         """
+        if not self._started:
+            raise StepOrderError("step() was called before reset(): call reset() before step()")
         if self._over:
-            raise RuntimeError("the episode is over: call reset() before step()")
+            raise StepOrderError("the episode is over: call reset() before step()")
         action = self._validate_action(action)
         info: dict[str, Any] = {}
         before = self.game_state.data.copy()
@@ -236,4 +248,10 @@ class BoardGameGymEnv(gymnasium.Env):
         )
 
 
-__all__ = ["ILLEGAL_ACTION_MODES", "LEARNER_SIDES", "BoardGameGymEnv", "check_learner_side"]
+__all__ = [
+    "ILLEGAL_ACTION_MODES",
+    "LEARNER_SIDES",
+    "BoardGameGymEnv",
+    "StepOrderError",
+    "check_learner_side",
+]

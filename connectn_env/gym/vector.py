@@ -28,6 +28,7 @@ from connectn_env.gym.selfplay import SelfPlayOpponent, SelfPlaySeat, make_self_
 from connectn_env.gym.single_agent import (
     ILLEGAL_ACTION_MODES,
     LEARNER_SIDES,
+    StepOrderError,
     check_learner_side,
 )
 from connectn_env.memory_limits import check_fits_in_memory
@@ -125,6 +126,7 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
         self._states = np.tile(self._initial, (n, 1))
         self._learner = np.zeros(n, dtype=np.int8)
         self._over = np.zeros(n, dtype=np.bool_)
+        self._started = False  # reset() has succeeded once
         self._scratch = np.zeros(game.num_actions, dtype=np.int64)
         self._masks = np.zeros((n, game.num_actions), dtype=np.int8)
         self._renderer = StateRenderer(game, render_mode, caption=type(self).__name__, fps=30)
@@ -150,19 +152,22 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
 
         Raises:
             TypeError, ValueError: a bad seed or options; every argument is checked
-                before any board changes.
+                before any board changes, and nothing changes if a Python opponent's
+                opening move fails.
         """
         which = self._reset_mask(options)
         seeds = self._board_seeds(seed)
-        super().reset(
-            seed=seeds[0] if seed is not None and not isinstance(seed, list | tuple) else None
-        )
-        for i, board_seed in enumerate(seeds):
-            if which[i] and board_seed is not None:
-                self._rngs[i] = _rng_state(board_seed)
-        self._start_boards(which)
-        self._over[which] = False
-        obs = self._observe()
+        with self._restored_on_error():
+            super().reset(
+                seed=seeds[0] if seed is not None and not isinstance(seed, list | tuple) else None
+            )
+            for i, board_seed in enumerate(seeds):
+                if which[i] and board_seed is not None:
+                    self._rngs[i] = _rng_state(board_seed)
+            self._start_boards(which)
+            self._over[which] = False
+            obs = self._observe()
+        self._started = True
         return obs, {"action_mask": self._masks.copy(), "_action_mask": which.copy()}
 
     def step(
@@ -170,12 +175,18 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play one learner action per board (and the opponent's replies); autoreset.
 
+        A Python opponent that fails (in a reply, or in the opening move of a board reset
+        in this step) changes nothing: its error is raised with every board as it was.
+
         Raises:
+            StepOrderError: ``reset`` was never called (a ``ValueError``).
             TypeError: ``actions`` is not an integer array.
             ValueError: wrong shape, or an action outside the action space.
             IllegalActionError: with ``illegal_action="raise"``, a masked-out action (no
                 board is changed).
         """
+        if not self._started:
+            raise StepOrderError("step() was called before reset(): call reset() before step()")
         actions = self._validate_actions(actions)
         n = self.num_envs
         rewards = np.zeros(n, dtype=np.float64)
@@ -217,28 +228,31 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
                 reply,
             )
             self._replies(reply | opens)
-        self._compiled(
-            vector_kernels.score_replies,
-            self.game.kernels,
-            self._params,
-            self._states,
-            self._learner,
-            reply,
-            rewards,
-            terminated,
-        )
-        self._over = terminated.copy()
-        obs = self._observe()
-        step_info = {"action_mask": self._masks.copy(), "_action_mask": np.ones(n, dtype=np.bool_)}
-        if illegal.any():
-            step_info["illegal_action"] = illegal
-            step_info["_illegal_action"] = illegal.copy()
-        if self.autoreset_mode == AutoresetMode.SAME_STEP and terminated.any():
-            infos = self._same_step_reset(terminated, obs, step_info)
+            self._compiled(
+                vector_kernels.score_replies,
+                self.game.kernels,
+                self._params,
+                self._states,
+                self._learner,
+                reply,
+                rewards,
+                terminated,
+            )
+            self._over = terminated.copy()
             obs = self._observe()
-            infos["action_mask"] = self._masks.copy()
-        else:
-            infos = step_info
+            step_info = {
+                "action_mask": self._masks.copy(),
+                "_action_mask": np.ones(n, dtype=np.bool_),
+            }
+            if illegal.any():
+                step_info["illegal_action"] = illegal
+                step_info["_illegal_action"] = illegal.copy()
+            if self.autoreset_mode == AutoresetMode.SAME_STEP and terminated.any():
+                infos = self._same_step_reset(terminated, obs, step_info)
+                obs = self._observe()
+                infos["action_mask"] = self._masks.copy()
+            else:
+                infos = step_info
         return obs, rewards, terminated, np.zeros(n, dtype=np.bool_), infos
 
     def action_masks(self) -> np.ndarray:
@@ -435,15 +449,31 @@ class BoardGameVectorEnv(gymnasium.vector.VectorEnv):
 
     @contextmanager
     def _restored_on_error(self) -> Iterator[None]:
-        """Undo a step whose Python opponent failed (the random opponent cannot fail)."""
-        if self._opponents is None:  # compiled replies cannot fail
+        """Undo a reset or step whose Python opponent failed (compiled ones cannot fail)."""
+        if self._opponents is None:
             yield
             return
-        saved = (self._states.copy(), self._learner.copy(), self._rngs.copy())
+        saved = (
+            self._states.copy(),
+            self._learner.copy(),
+            self._rngs.copy(),
+            self._over.copy(),
+            self._masks,  # replaced, never modified in place
+            self._np_random,  # reset(seed=...) replaces the generator
+            self._np_random_seed,
+        )
         try:
             yield
         except Exception:
-            self._states, self._learner, self._rngs = saved
+            (
+                self._states,
+                self._learner,
+                self._rngs,
+                self._over,
+                self._masks,
+                self._np_random,
+                self._np_random_seed,
+            ) = saved
             raise
 
     def _compiled(self, function: Any, *args: Any) -> Any:
