@@ -8,6 +8,7 @@ import json
 import shutil
 
 import pytest
+import torch
 
 import agents.alphazero.pretrained as pretrained
 from agents.alphazero import AlphaZeroAgent, CheckpointError
@@ -115,6 +116,27 @@ def test_network_pins_the_shipped_network_by_its_sha256() -> None:
         AlphaZeroAgent.pretrained(tictactoe, network=12345678)
     with pytest.raises(ValueError, match="network= pins a shipped network"):
         parse_agent_spec(f"az:path=x.pt,network={sha[:12]}")
+
+
+def test_a_device_or_precision_it_cannot_use_is_refused_when_the_agent_is_made(
+    monkeypatch,
+) -> None:
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    tictactoe = GameConfig("tictactoe")
+    no_cuda = r"device 'cuda' is not available on this machine .*use device='cpu'"
+    for make in (
+        lambda **kwargs: AlphaZeroAgent.pretrained(tictactoe, **kwargs),
+        lambda **kwargs: AlphaZeroAgent.pretrained(**kwargs),  # game loaded on first use
+        lambda **kwargs: AlphaZeroAgent(None, **kwargs),
+    ):
+        with pytest.raises(ValueError, match=no_cuda):
+            make(device="cuda")
+        with pytest.raises(ValueError, match="device must be one of 'cpu', 'cuda', got 'cuda:0'"):
+            make(device="cuda:0")
+        with pytest.raises(ValueError, match=r"precision must be one of .*'float32'.*got 'x'"):
+            make(precision="x")
+    with pytest.raises(ValueError, match=no_cuda):
+        parse_agent_spec("az:pretrained,device=cuda").build(seed=0)
 
 
 def test_a_game_without_a_network_is_refused_with_the_games_that_have_one() -> None:

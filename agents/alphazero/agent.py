@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch
 
 from agents.alphazero.checkpoint import Checkpoint, load_checkpoint
 from agents.alphazero.config import DEVICES
-from agents.alphazero.inference import NetworkEvaluator
+from agents.alphazero.inference import PRECISIONS, NetworkEvaluator
 from agents.alphazero.pretrained import pretrained_checkpoint, require_network_prefix
 from agents.envapi import native_state
 from agents.puct import PUCTAgent
@@ -39,10 +40,15 @@ class AlphaZeroAgent(PUCTAgent):
         temperature: 0 plays the best move; > 0 samples by ``visits ** (1 / temperature)``.
         reuse_tree: Keep the subtree of the moves played since the last search.
         max_nodes: Tree size bound.
-        device: torch device of the network.
+        device: torch device of the network, ``"cpu"`` or ``"cuda"`` (where torch sees a
+            CUDA device).
         precision: Inference precision, ``"float32"`` (fastest for one position at a time on
             most CPUs), ``"bfloat16"`` or ``"auto"`` (timed once).
         seed: None, an int or a ``np.random.Generator``.
+
+    Raises:
+        ValueError: ``device`` or ``precision`` is not one of those, or ``device`` is
+            ``"cuda"`` on a machine without CUDA.
     """
 
     def __init__(
@@ -64,6 +70,13 @@ class AlphaZeroAgent(PUCTAgent):
                 f"checkpoint must be a Checkpoint (see AlphaZeroAgent.from_checkpoint) or None "
                 f"(the shipped networks), got {type(checkpoint).__name__}"
             )
+        require_choice("device", device, DEVICES)
+        if device == "cuda" and not torch.cuda.is_available():
+            raise ValueError(
+                "device 'cuda' is not available on this machine (torch sees no CUDA device): "
+                "use device='cpu'"
+            )
+        require_choice("precision", precision, PRECISIONS)
         super().__init__(
             self._generic_policy,
             simulations=simulations,
@@ -75,7 +88,7 @@ class AlphaZeroAgent(PUCTAgent):
             seed=seed,
             backend="native",
         )
-        self.device = require_choice("device", device, DEVICES)
+        self.device = device
         self.precision = precision
         self.shipped = checkpoint is None
         self.network: str | None = None  # the shipped network's SHA-256 prefix it must have
