@@ -48,10 +48,16 @@ class PerfectAgent:
         seed: Ignored (the player is deterministic); accepted as every agent's is.
 
     Raises:
-        ValueError: a damaged book file, named.
+        TypeError: ``book`` is not None, a str or a Path.
+        ValueError: a missing, unreadable or damaged book file, named.
     """
 
     def __init__(self, *, book: str | Path | None = None, seed: Any = None) -> None:
+        if book is not None and not isinstance(book, str | Path):
+            raise TypeError(
+                f"book must be None (the shipped book) or the path of an opening book file, "
+                f"got {book!r} of type {type(book).__name__}"
+            )
         self.book: OpeningBook = load_book(book)
         self._solver: Connect4Solver | None = None
 

@@ -38,6 +38,7 @@ hand back to Python at every tree level. It shares the tree, the UCT rule
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -57,6 +58,7 @@ DEFAULT_SIMULATIONS = 200
 DEFAULT_MAX_DEPTH = 200
 DEFAULT_MAX_NODES = 200_000
 DEFAULT_MAX_SEARCHES = 100
+MAX_EVALUATION = 1e300  # beyond this, the return scale's arithmetic could overflow
 
 Evaluate = Callable[[Any], float]
 
@@ -189,6 +191,7 @@ class MCTSPlanner:
             from the env's state, added at the end of a simulation that did not end the
             episode (a heuristic such as ``GridPathEnv.heuristic_value``). It gets the
             simulation's env (the unwrapped env with the clone interface, else a copy).
+            It must return a real number within +-``MAX_EVALUATION`` (1e300).
         value_range: ``(low, high)`` returns that map to -1 and 1 (clipped beyond); None:
             the range seen so far.
         discount: Discount of later rewards, in (0, 1].
@@ -261,7 +264,9 @@ class MCTSPlanner:
 
         Raises:
             TypeError: not a Gymnasium env with a Discrete action space, or its state cannot
-                be saved.
+                be saved; ``evaluate`` returned something other than a real number.
+            ValueError: ``evaluate`` returned NaN, an infinity or a number beyond
+                ``MAX_EVALUATION``.
         """
         with EnvSimulator(env) as simulator:
             run = _Run(self, simulator)
@@ -283,7 +288,7 @@ class MCTSPlanner:
 
         Raises:
             TypeError: as :meth:`search`; ``max_searches`` is not an int.
-            ValueError: ``max_searches`` < 1.
+            ValueError: as :meth:`search`; ``max_searches`` < 1.
         """
         max_searches = require_int("max_searches", max_searches, 1)
         start = time.perf_counter()
@@ -330,6 +335,22 @@ class MCTSPlanner:
         if not self._trees:
             self._trees = tree_pair(self, self.max_nodes)
         return self._trees
+
+
+def _evaluation(value: Any) -> float:
+    """``value`` (returned by ``evaluate``) as a float, if it is a real number within
+    +-``MAX_EVALUATION``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(
+            f"evaluate must return a real number, got {value!r} of type {type(value).__name__}"
+        )
+    value = float(value)
+    if not abs(value) <= MAX_EVALUATION:  # NaN too
+        raise ValueError(
+            f"evaluate must return a finite number from -{MAX_EVALUATION:g} to "
+            f"{MAX_EVALUATION:g}, got {value!r}"
+        )
+    return value
 
 
 class _Run:
@@ -402,7 +423,7 @@ class _Run:
                 if self.best is None or total > self.best[0]:
                     self.best = (total, tuple(actions))
             elif planner.evaluate is not None:
-                total += factor * float(planner.evaluate(simulator.env))
+                total += factor * _evaluation(planner.evaluate(simulator.env))
             search_tree.backup(ints, floats, node, self.scale.normalise(total, self.tree))
         return count
 

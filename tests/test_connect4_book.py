@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 
 import numpy as np
 import pytest
@@ -245,6 +246,22 @@ def test_a_book_that_is_not_a_regular_file_is_refused_by_name(tmp_path):
         with pytest.raises(ValueError, match="not a regular file") as error:
             read_book(path)
         assert str(path) in str(error.value)
+
+
+def test_a_missing_book_or_a_book_that_is_not_a_path_is_refused(tmp_path):
+    path = tmp_path / "none.bin"
+    message = (
+        f"cannot read the opening book {path}: No such file or directory: the book must be "
+        "an existing opening book file"
+    )
+    for read in (read_book, load_book, lambda book: PerfectAgent(book=book)):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            read(path)
+    with pytest.raises(ValueError, match=re.escape(message.replace(str(path), "/nonexistent"))):
+        PerfectAgent(book="/nonexistent")
+    for book in (5, [str(path)]):
+        with pytest.raises(TypeError, match=rf"book must be None .* got {re.escape(repr(book))}"):
+            PerfectAgent(book=book)
 
 
 def _fast_wins(count: int) -> list[int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import re
 
 import gymnasium as gym
 import numpy as np
@@ -187,6 +188,51 @@ def test_text_maps_from_strings_and_files(tmp_path):
 def test_bad_text_maps_are_refused(text, message):
     with pytest.raises(MapError, match=message):
         parse_map(text)
+
+
+ALLOWED = "grid_map must be a text map ('.' free, '#' obstacle, 'S' start, 'G' goal; one"
+
+
+@pytest.mark.parametrize(
+    ("grid_map", "message"),
+    [
+        # a str with a line break, or of map characters and spaces only, is a text map
+        ("S..", "grid_map 'S..': a map needs exactly one S and one G, got 1 S and 0 G"),
+        ("", "grid_map '': the map is empty"),
+        (" S#G ", "grid_map ' S#G ': the goal cannot be reached"),
+        ("XX\n", "grid_map 'XX\\n': unknown character 'X' at row 0, column 0"),
+        # anything else is a path
+        ("XX", "grid_map 'XX': cannot read the map file XX: No such file or directory"),
+        ("no/such/map.txt", "cannot read the map file no/such/map.txt: No such file"),
+    ],
+)
+def test_a_grid_map_that_is_no_map_text_or_map_file_is_refused(grid_map, message):
+    for make in (
+        lambda: GridPathEnv(grid_map=grid_map),
+        lambda: gym.make("connectn_env/GridPath-v0", grid_map=grid_map),
+    ):
+        with pytest.raises(MapError, match=re.escape(message)) as error:
+            make()
+        assert ALLOWED in str(error.value)
+    env = GridPathEnv(grid_map="S.G")  # one line, map characters only: a text map
+    assert env.reset()[1]["position"] == (0, 0)
+    env.step(1)
+    before = env.clone_state()
+    with pytest.raises(MapError, match=re.escape(message)):
+        env.reset(options={"grid_map": grid_map})
+    assert env.clone_state() == before
+
+
+def test_a_map_file_that_cannot_be_read_is_refused_by_name(tmp_path):
+    path = tmp_path / "S.G"  # a Path is always a path
+    with pytest.raises(MapError, match=f"cannot read the map file {re.escape(str(path))}: No"):
+        load_map(path)
+    with pytest.raises(MapError, match=re.escape(f"{path}: No such file")):
+        GridPathEnv(grid_map=path)
+    path.write_text("S.G\n", encoding="utf-8")
+    assert GridPathEnv(grid_map=path).fixed_map == parse_map("S.G")
+    with pytest.raises(MapError, match="is a directory, not a regular file"):
+        GridPathEnv(grid_map=str(tmp_path))
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@ FrozenLake and CliffWalking, the env left untouched, the return scale, and bad i
 
 from __future__ import annotations
 
+import re
 import threading
 
 import gymnasium as gym
@@ -197,6 +198,36 @@ class LockedEnv(gym.Env):
 def test_bad_parameters_are_refused(kwargs, error):
     with pytest.raises(error):
         MCTSPlanner(**kwargs)
+
+
+NOT_FINITE = "evaluate must return a finite number from -1e+300 to 1e+300, got "
+NOT_REAL = "evaluate must return a real number, got "
+
+
+@pytest.mark.parametrize(
+    ("value", "error", "message"),
+    [
+        (float("inf"), ValueError, NOT_FINITE + "inf"),
+        (float("nan"), ValueError, NOT_FINITE + "nan"),
+        (1e308, ValueError, NOT_FINITE + "1e+308"),  # would overflow the return scale
+        (-1e301, ValueError, NOT_FINITE + "-1e+301"),
+        (np.float64("-inf"), ValueError, NOT_FINITE + "-inf"),
+        ("0.5", TypeError, NOT_REAL + "'0.5' of type str"),
+        (None, TypeError, NOT_REAL + "None of type NoneType"),
+        (True, TypeError, NOT_REAL + "True of type bool"),
+        (np.array([1.0]), TypeError, NOT_REAL + "array([1.]) of type ndarray"),
+    ],
+)
+def test_an_evaluate_that_returns_no_usable_number_is_refused(value, error, message):
+    env = GridPathEnv(grid_map="S...\n.##.\n...G")
+    env.reset()
+    planner = MCTSPlanner(simulations=16, rollout_depth=0, evaluate=lambda _: value, seed=0)
+    with pytest.raises(error, match=re.escape(message)):
+        planner.search(env)
+    assert env.position == (0, 0) and env.steps == 0  # the env is left as it was
+    for fine in (1e300, np.float32(2.0), 3):
+        planner.evaluate = lambda _, fine=fine: fine
+        assert np.isfinite(planner.search(env).values).all()
 
 
 def test_envs_it_cannot_plan_on_are_refused():

@@ -4,6 +4,7 @@ possible."""
 from __future__ import annotations
 
 import numbers
+import reprlib
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from connectn_env.gridpath.maps import (
     MOVES,
     Cell,
     GridMap,
+    MapError,
     load_map,
     parse_map,
     random_map,
@@ -26,19 +28,34 @@ from connectn_env.gridpath.render import ArrayWindow, draw_rgb, draw_text
 
 RENDER_MODES = ("human", "rgb_array", "ansi")
 PLANES = 3  # observation planes: obstacles, agent, goal
+_MAP_TEXT = frozenset(".#SG \t")  # a str of these only is a text map, not a path
 
 
 def _as_map(value: Any) -> GridMap:
-    """A GridMap from a GridMap, a text map (a str with a newline) or a path to a text file."""
+    """A GridMap from a GridMap, a text map or the path of a map file.
+
+    A str is a text map if it has a line break or holds only map characters (``.#SG`` and
+    spaces, so ``"S.G"`` and ``""`` too), else a path.
+
+    Raises:
+        TypeError: not a GridMap, a str or a Path.
+        MapError: a bad text map, or a file that cannot be read or holds a bad map.
+    """
     if isinstance(value, GridMap):
         return value
-    if isinstance(value, str) and "\n" in value:
-        return parse_map(value)
-    if isinstance(value, str | Path):
+    if not isinstance(value, str | Path):
+        raise TypeError(
+            f"grid_map must be a GridMap, a text map or a path to one, got {type(value).__name__}"
+        )
+    try:
+        if isinstance(value, str) and ("\n" in value or set(value) <= _MAP_TEXT):
+            return parse_map(value)
         return load_map(value)
-    raise TypeError(
-        f"grid_map must be a GridMap, a text map or a path to one, got {type(value).__name__}"
-    )
+    except ValueError as error:
+        raise MapError(
+            f"grid_map {reprlib.repr(value)}: {error}; grid_map must be a text map ('.' free, "
+            "'#' obstacle, 'S' start, 'G' goal; one line per row) or the path of a map file"
+        ) from None
 
 
 class GridPathEnv(gymnasium.Env):
@@ -67,11 +84,17 @@ class GridPathEnv(gymnasium.Env):
             random grid, in [0, 1) (default 0.3).
         grid_map: A fixed map: a :class:`~connectn_env.gridpath.GridMap`, a text map (``.``
             free, ``#`` obstacle, ``S`` start, ``G`` goal; one line per row) or the path of
-            a file holding one. Then size, rows, cols and obstacle_density are not used.
+            a file holding one. A str is text if it has a line break or only those
+            characters and spaces (``"S.G"``), else a path. Then size, rows, cols and
+            obstacle_density are not used.
         max_steps: Steps before the episode is cut (default ``rows * cols``).
         goal_reward: Reward for reaching the goal (> 0, default 1).
         step_cost: Cost of a step (>= 0, default 0.01).
         render_mode: ``"human"``, ``"rgb_array"``, ``"ansi"`` or None.
+
+    Raises:
+        TypeError, ValueError: a bad argument; a ``grid_map`` that is a bad text map or a
+            map file that cannot be read raises :class:`~connectn_env.gridpath.MapError`.
     """
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 8}
@@ -136,6 +159,11 @@ class GridPathEnv(gymnasium.Env):
             seed: Seeds the env's generator (and so the map).
             options: None, or ``{"grid_map": map}`` to play that map (a GridMap, text or
                 path, of this env's size) in this episode.
+
+        Raises:
+            TypeError: ``options["grid_map"]`` is not a GridMap, a str or a Path.
+            ValueError: other options, a map of another size, a bad text map, or a map file
+                that cannot be read (:class:`~connectn_env.gridpath.MapError`).
         """
         if options is not None and (not isinstance(options, dict) or set(options) - {"grid_map"}):
             raise ValueError(f"options must be None or {{'grid_map': map}}, got {options!r}")

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from connectn_env.games.validation import require_int, require_number
-from connectn_env.safe_files import read_regular_text
+from connectn_env.safe_files import describe_file_error, read_regular_text
 
 Cell = tuple[int, int]
 MOVES: tuple[Cell, ...] = ((-1, 0), (0, 1), (1, 0), (0, -1))  # actions: up, right, down, left
@@ -149,11 +149,15 @@ def load_map(path: str | Path) -> GridMap:
     """Read a text map from a file (UTF-8, a regular file of at most :data:`MAX_MAP_BYTES`).
 
     Raises:
-        MapError: the map is malformed.
+        MapError: the map is malformed, or the file cannot be read (missing, no
+            permission...; the message names it).
         ValueError: not a regular file, too large or not UTF-8 (the message names it).
-        OSError: the file cannot be read.
     """
-    return parse_map(read_regular_text(path, max_bytes=MAX_MAP_BYTES, what="a map"))
+    try:
+        text = read_regular_text(path, max_bytes=MAX_MAP_BYTES, what="a map")
+    except OSError as error:
+        raise MapError(f"cannot read the map file {describe_file_error(path, error)}") from None
+    return parse_map(text)
 
 
 def shortest_distances(grid: GridMap, source: Cell) -> np.ndarray:

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from connectn_env.games.connect_n.solver import _mirror
-from connectn_env.safe_files import read_regular_bytes
+from connectn_env.safe_files import describe_file_error, read_regular_bytes
 
 __all__ = [
     "BOOK_COLS",
@@ -160,11 +160,17 @@ def read_book(path: str | Path) -> OpeningBook:
     """The opening book at ``path``, read now (a regular file of at most 64 MiB) and checked.
 
     Raises:
-        ValueError: a damaged file, a book of another board, or not a regular file (a FIFO,
-            a directory...), naming the file.
-        OSError: the file cannot be read.
+        ValueError: a damaged file, a book of another board, not a regular file (a FIFO, a
+            directory...), or a file that cannot be read (missing, no permission...), naming
+            the file.
     """
-    data = read_regular_bytes(path, max_bytes=MAX_BOOK_BYTES, what="an opening book")
+    try:
+        data = read_regular_bytes(path, max_bytes=MAX_BOOK_BYTES, what="an opening book")
+    except OSError as error:
+        raise ValueError(
+            f"cannot read the opening book {describe_file_error(path, error)}: the book must "
+            "be an existing opening book file"
+        ) from None
     return OpeningBook.from_bytes(data, str(path))
 
 
@@ -174,8 +180,6 @@ def load_book(path: str | Path | None = None) -> OpeningBook:
     (:func:`read_book` reads it anew).
 
     Raises:
-        ValueError: a damaged file, a book of another board, or not a regular file, naming
-            the file.
-        OSError: the file cannot be read.
+        ValueError: as :func:`read_book`.
     """
     return read_book(Path(path) if path is not None else shipped_book_path())
