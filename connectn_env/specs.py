@@ -54,6 +54,9 @@ MAX_SIMULATIONS = 10**12
 MAX_SECONDS = 10**6
 
 
+_CHEAP_TO_BUILD = ("random", "mcts", "puct", "ab")  # built at parse time to check them
+
+
 class _Key(NamedTuple):
     """A built-in agent's key: its constructor keyword, type and range."""
 
@@ -266,12 +269,17 @@ def parse_agent_spec(text: str, *, allow_human: bool = True) -> AgentSpec:
     A ``module:callable`` spec is imported here (which runs the module's code), so a missing
     module or callable is reported before any game starts.
 
+    A built-in search or random agent is built once here, so that options valid one by one
+    but not together are refused too.
+
     Raises:
-        TypeError: ``text`` is not a string.
+        TypeError: ``text`` is not a string, or ``allow_human`` not a bool.
         ValueError: the spec is malformed; the message lists the valid kinds and keys.
     """
     if not isinstance(text, str):
         raise TypeError(f"an agent spec must be a string, got {text!r}")
+    if not isinstance(allow_human, bool):
+        raise TypeError(f"allow_human must be a bool, got {allow_human!r}")
     if len(text) > MAX_SPEC_LENGTH:
         raise ValueError(
             f"agent spec {text[:40]!r}... has {len(text):,} characters; at most "
@@ -287,13 +295,25 @@ def parse_agent_spec(text: str, *, allow_human: bool = True) -> AgentSpec:
         options = _parse_options(text, rest, head) if rest else ()
         if head == "az":
             _check_checkpoint(text, dict(options))
-        return AgentSpec(head, options)
+        spec = AgentSpec(head, options)
+        if head in _CHEAP_TO_BUILD:
+            _check_combination(text, spec)
+        return spec
     name, _, kwargs = rest.partition(":")
     if not rest or not _MODULE.fullmatch(head) or not _IDENTIFIER.fullmatch(name):
         raise ValueError(f"unknown agent spec {text!r}; {_HELP}")
     kind = f"{head}:{name}"
     _resolve(kind, text)
     return AgentSpec(kind, _parse_options(text, kwargs, None) if kwargs else ())
+
+
+def _check_combination(text: str, spec: AgentSpec) -> None:
+    """Build ``spec`` once, so that options valid one by one but not together (``selection=
+    gumbel`` with a time limit only) are refused at parse time, before any game."""
+    try:
+        spec.build(0)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"agent spec {text!r}: {error}") from None
 
 
 def _parse_options(text: str, body: str, kind: str | None) -> tuple[tuple[str, Value], ...]:

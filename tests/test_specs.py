@@ -155,6 +155,8 @@ def test_invalid_specs_say_what_is_allowed(text: str, message: str) -> None:
 def test_human_can_be_refused_and_non_strings_are_type_errors() -> None:
     with pytest.raises(ValueError, match="'human' is only allowed in connectn play"):
         parse_agent_spec("human", allow_human=False)
+    with pytest.raises(TypeError, match="allow_human must be a bool, got 'no'"):
+        parse_agent_spec("human", allow_human="no")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="must be a string"):
         parse_agent_spec(42)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="seed must be an int"):
@@ -186,6 +188,11 @@ def test_human_can_be_refused_and_non_strings_are_type_errors() -> None:
         ("arena_helpers:first_legal:depth=1e999", r"depth must be a finite number, got 1e999"),
         ("mcts:max_nodes=99999999999", r"max_nodes must be at most \d+ \(2 trees of 84 bytes"),
         ("puct:max_nodes=1", r"max_nodes must be at least 2, got 1"),
+        (
+            "mcts:selection=gumbel,time=1",
+            r"agent spec 'mcts:selection=gumbel,time=1': .*give simulations",
+        ),
+        ("mcts:selection=gumbel,rave=true", r"selection='gumbel' with rave=True"),
     ],
 )
 def test_out_of_range_values_are_refused_when_parsed(text: str, message: str) -> None:
