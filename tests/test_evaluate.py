@@ -5,6 +5,7 @@ losing or repeating games, bad input is refused before anything is written."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -94,6 +95,27 @@ def test_bad_candidates_and_games_are_refused_before_anything_is_written(
     with pytest.raises(ValueError, match="cannot play"):
         evaluate("sb3:path=/nonexistent/model.zip", ladder=tiny, results=results)
     assert not results.exists()
+
+
+def _with_rung_spec(ladder: Ladder, label: str, spec: str) -> Ladder:
+    rungs = tuple(
+        dataclasses.replace(rung, spec=spec) if rung.label == label else rung
+        for rung in ladder.rungs
+    )
+    return dataclasses.replace(ladder, rungs=rungs)
+
+
+def test_a_rung_that_cannot_play_stops_the_rating_instead_of_lifting_it(
+    tiny: Ladder, tmp_path: Path
+) -> None:
+    unbuildable = _with_rung_spec(tiny, "uct-100", "arena_helpers:not_an_agent")
+    results = tmp_path / "never.jsonl"
+    with pytest.raises(ValueError, match=r"ladder rung 'uct-100' \(arena_helpers:not_an_agent\)"):
+        evaluate("random", ladder=unbuildable, games=4, workers=1, results=results)
+    assert not results.exists()
+    crashing = _with_rung_spec(tiny, "random", "arena_helpers:crashing")  # the nearest rung
+    with pytest.raises(ValueError, match=r"ladder rung 'random' failed in a game: RuntimeError"):
+        evaluate("random", ladder=crashing, games=4, workers=1)
 
 
 def test_an_sb3_model_of_another_shape_is_refused_by_name(tiny: Ladder, tmp_path: Path) -> None:

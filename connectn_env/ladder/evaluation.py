@@ -21,6 +21,7 @@ from typing import Any
 
 from connectn_env.arena.plan import GameTask, pairing_task
 from connectn_env.arena.progress import Progress
+from connectn_env.arena.worker import describe_error
 from connectn_env.elo import PairingStats, Scored, expected_score
 from connectn_env.games.validation import require_int, require_number
 from connectn_env.ladder.candidates import Candidate, check_candidate, make_candidate
@@ -179,9 +180,10 @@ def evaluate(
         progress: Show progress on stderr.
 
     Raises:
-        ValueError: an unknown game or candidate, a game without a ladder, a candidate that
-            cannot be built or play the game, a bad argument (named, with what is allowed);
-            nothing is written then.
+        ValueError: an unknown game or candidate, a game without a ladder, a candidate or a
+            rung that cannot be built or play the game, a bad argument (named, with what is
+            allowed); nothing is written then. Also a rung that fails in a game (the games
+            played until then stay in ``results``).
         TypeError: a candidate that is neither a spec, an agent nor a callable.
         ArenaError: a results file of another evaluation (a ValueError too).
     """
@@ -191,6 +193,7 @@ def evaluate(
     entry = make_candidate(candidate, name)
     label = entry.label if entry.label not in ladder.labels else f"{entry.label} (candidate)"
     check_candidate(entry, ladder.game)
+    _check_rungs(ladder)
     local = entry.local
     if workers is None:
         workers = 1 if local else os.cpu_count() or 1
@@ -240,10 +243,42 @@ def _budget(games: int | None, minutes: float | None) -> tuple[int, float | None
     return games, time.monotonic() + 60 * minutes
 
 
+def _check_rungs(ladder: Ladder) -> None:
+    """Build every rung's agent once: a rung that cannot play would lose every game and
+    lift the candidate's rating.
+
+    Raises:
+        ValueError: the message names the rung and what is wrong.
+    """
+    for rung in ladder.rungs:
+        try:
+            spec = parse_agent_spec(rung.spec)
+            spec.check_game(ladder.game)
+            spec.build(0)
+        except Exception as error:
+            kind, message = describe_error(error)
+            raise ValueError(
+                f"ladder rung {rung.label!r} ({rung.spec}) cannot play {ladder.game}: {kind}: "
+                f"{message}; the ladder cannot rate a candidate"
+            ) from None
+
+
 def _count(counts: dict[str, list[int]], result: Any, label: str) -> None:
+    """Add ``result`` to its rung's row (W, D, L, errors) of the candidate's counts.
+
+    Raises:
+        ValueError: the rung, not the candidate, failed in that game (its error is named):
+            the game says nothing of the candidate.
+    """
+    error = result.error
+    if error is not None and error["agent"] != label:
+        raise ValueError(
+            f"ladder rung {error['agent']!r} failed in a game: {error['type']}: "
+            f"{error['message']}; the ladder cannot rate a candidate"
+        )
     row = counts[result.pairing[1]]
     row[2 - round(2 * result.score_of(label))] += 1
-    if result.error is not None and result.error["agent"] == label:
+    if error is not None:
         row[3] += 1
 
 
