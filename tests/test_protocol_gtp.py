@@ -211,6 +211,13 @@ def test_swap_as_newer_hexgui_sends_it_a_lone_white_stone():
     assert refuse(gtp, "play w b2") == "illegal move: b2 is occupied"
 
 
+def test_lone_white_stone_on_a_board_one_stone_fills_is_an_illegal_move():
+    gtp = engine(size=1, swap=True)
+    message = refuse(gtp, "play w a1")
+    assert message == "illegal move: no swap can follow black's first stone (the game is over)"
+    assert gtp.match.history() == []
+
+
 def test_lone_white_stone_without_the_swap_rule_is_refused():
     assert refuse(engine(size=3), "play w b1") == "illegal move: it is black's turn"
 

@@ -209,6 +209,21 @@ def test_takeback_and_restart():
     assert say(engine, "RESTART") == ["OK"] and engine.match.history() == []
 
 
+def test_board_plays_six_in_a_row_under_exactly_five_in_any_order():
+    """Under exactly five a line of six is no win, though a five passes on the way to it: the
+    stone that would make the five waits, whatever the order of the lines."""
+    own = [f"{x},0,1" for x in range(6)]
+    theirs = [f"{x},5,2" for x in range(4)] + ["0,9,2", "9,9,2"]
+    for order in (own, own[::-1], own[:3] + own[4:] + own[3:4]):
+        engine = brain()
+        say(engine, "INFO rule 1", "START 15")
+        (answer,) = [a for a in say(engine, "BOARD", *order, *theirs, "DONE") if a[0] != "D"]
+        x, y = move_of([answer])
+        history = engine.match.history()
+        assert sorted(history[:12]) == [*range(6), *range(75, 79), 135, 144]
+        assert history[12] == y * 15 + x and len(history) == 13
+
+
 def test_info_rule_selects_exactly_five_and_survives_restart():
     engine = brain()
     say(engine, "INFO rule 1", "START 15")

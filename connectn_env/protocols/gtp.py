@@ -350,7 +350,12 @@ class GtpEngine:
         if move in _SWAP_NAMES:
             raise GtpError("illegal move: it is black's turn")
         row, col = divmod(self._action(move), self.match.env.unwrapped.game.cols)
-        self.match.replay([col * self.match.env.unwrapped.game.cols + row, self._swap_action()])
+        try:
+            self.match.replay([col * self.match.env.unwrapped.game.cols + row, self._swap_action()])
+        except ValueError as error:  # a first stone that ends the game (a 1 x 1 board)
+            raise GtpError(
+                f"illegal move: no swap can follow black's first stone ({error})"
+            ) from None
         self._marker_swap = False
         return ""
 

@@ -303,8 +303,9 @@ class PbrainEngine:
         return y * self.cols + x
 
     def _set_position(self, lines: list[str]) -> None:
-        """BOARD: the stones in the order given, each colour's in turn (the side with more
-        stones, or the opponent when equal, having moved first)."""
+        """BOARD: the stones as alternate moves (the side with more stones, or the opponent
+        when equal, having moved first), each side's in the order given as far as
+        :func:`_stone_order` can keep the game from ending before the last."""
         if len(lines) > self.rows * self.cols:
             raise PbrainError(f"BOARD has more lines than the {self.cols} x {self.rows} board")
         own: list[int] = []
@@ -323,9 +324,8 @@ class PbrainEngine:
                 f"BOARD with {len(own)} own and {len(theirs)} opponent stones cannot be "
                 "reached by alternate moves with this brain to move"
             )
-        moves = [stone for pair in zip(first, second, strict=False) for stone in pair]
-        moves += first[len(second) :]
         config = self._config()
+        moves = _stone_order(config, first, second)
         match = ProtocolMatch(config)
         try:
             match.replay(moves)
@@ -348,6 +348,39 @@ class PbrainEngine:
         y, x = divmod(action, self.cols)
         lines = [f"DEBUG {note}"] if note else []
         return [*lines, f"{x},{y}"]
+
+
+def _stone_order(config: GameConfig, first: list[int], second: list[int]) -> list[int]:
+    """``first``'s and ``second``'s stones as alternate moves, ``first``'s side first.
+
+    Each side plays its stones in the order given, except that a stone that would end the
+    game waits while another of that side's does not: only the final position counts (with
+    exactly five, a line of six passes through a five). Where every stone left to a side
+    would end the game or is illegal, the rest follow in the order given, for the replay to
+    refuse.
+    """
+    state = config.make_game().new_initial_state()
+    sides = (list(first), list(second))
+    moves: list[int] = []
+    for turn in range(len(first) + len(second)):
+        mover, other = sides[turn % 2], sides[1 - turn % 2]
+        stone = next((stone for stone in mover if _keeps_going(state, stone)), None)
+        if stone is None:
+            alternate = [stone for pair in zip(mover, other, strict=False) for stone in pair]
+            return moves + alternate + mover[len(other) :]
+        mover.remove(stone)
+        state.apply_action(stone)
+        moves.append(stone)
+    return moves
+
+
+def _keeps_going(state: Any, stone: int) -> bool:
+    """Whether ``stone`` is legal in ``state`` and leaves the game going."""
+    if not state.legal_action_mask()[stone]:
+        return False
+    after = state.clone()
+    after.apply_action(stone)
+    return not after.is_terminal()
 
 
 def _integers(text: str, count: int, usage: str) -> list[int]:
