@@ -61,3 +61,12 @@ def test_the_test_is_inconclusive_at_the_maximum_number_of_games() -> None:
 def test_bad_bounds_and_probabilities_are_refused(options: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         sprt("random", "random", game="tictactoe", **options)
+
+
+def test_errors_name_the_agent_at_fault() -> None:
+    with pytest.raises(ValueError, match=r"^B 'foo': unknown agent spec 'foo'"):
+        sprt("random", "foo", game="tictactoe", elo0=0, elo1=50)
+    with pytest.raises(ValueError, match=r"^candidate 'foo': unknown agent spec 'foo'"):
+        sprt("foo", "random", game="tictactoe", elo0=0, elo1=50)
+    with pytest.raises(ValueError, match=r"^B 'perfect' cannot play tictactoe"):
+        sprt("random", "perfect", game="tictactoe", elo0=0, elo1=50)

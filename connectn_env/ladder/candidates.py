@@ -65,12 +65,13 @@ class Candidate:
     local: bool
 
 
-def make_candidate(candidate: Any, name: str | None = None) -> Candidate:
+def make_candidate(candidate: Any, name: str | None = None, role: str = "candidate") -> Candidate:
     """The :class:`Candidate` of a spec string, an ``AgentSpec``, an agent object or a policy.
 
     Args:
         candidate: What to evaluate (see the module docstring).
         name: Its label (default: the spec, or the object's class or function name).
+        role: What errors call it (``"candidate"``; an A/B test's second agent ``"B"``).
 
     Raises:
         ValueError: a malformed or unknown spec (the message lists what is allowed).
@@ -79,14 +80,12 @@ def make_candidate(candidate: Any, name: str | None = None) -> Candidate:
     if isinstance(candidate, str):
         text = candidate.strip()
         if text.startswith(SB3_PREFIX):
-            spec = AgentSpec(_SB3_FACTORY, (("path", _sb3_path(text)),))
+            spec = AgentSpec(_SB3_FACTORY, (("path", _sb3_path(text, role)),))
         else:
             try:
                 spec = parse_agent_spec(text, allow_human=False)
             except ValueError as error:
-                raise ValueError(
-                    f"candidate {text[:100]!r}: {error}; or sb3:path=MODEL.zip"
-                ) from None
+                raise ValueError(f"{role} {text[:100]!r}: {error}; or sb3:path=MODEL.zip") from None
         return Candidate(name or text, spec, False)
     if isinstance(candidate, AgentSpec):
         return Candidate(name or str(candidate), candidate, False)
@@ -96,13 +95,11 @@ def make_candidate(candidate: Any, name: str | None = None) -> Candidate:
         label = name or getattr(candidate, "__qualname__", type(candidate).__name__)
         candidate = PolicyAgent(candidate)
     else:
-        raise TypeError(
-            f"candidate {candidate!r} of type {type(candidate).__name__} is not {ALLOWED}"
-        )
+        raise TypeError(f"{role} {candidate!r} of type {type(candidate).__name__} is not {ALLOWED}")
     return Candidate(label, ObjectSpec(candidate, label), True)
 
 
-def check_candidate(candidate: Candidate, game: GameConfig) -> None:
+def check_candidate(candidate: Candidate, game: GameConfig, role: str = "candidate") -> None:
     """Build ``candidate`` once and refuse a game it cannot play (an ``az`` network or an
     SB3 model of another game or shape: an agent's own ``check_game(game)`` is asked).
 
@@ -119,12 +116,12 @@ def check_candidate(candidate: Candidate, game: GameConfig) -> None:
     except Exception as error:
         kind, message = describe_error(error)
         raise ValueError(
-            f"candidate {candidate.label!r} cannot play {game}: {kind}: {message}"
+            f"{role} {candidate.label!r} cannot play {game}: {kind}: {message}"
         ) from None
 
 
-def _sb3_path(text: str) -> str:
+def _sb3_path(text: str, role: str) -> str:
     key, equals, path = text[len(SB3_PREFIX) :].partition("=")
     if key.strip() != "path" or not equals or not path.strip():
-        raise ValueError(f"candidate {text[:100]!r}: an SB3 model is sb3:path=MODEL.zip")
+        raise ValueError(f"{role} {text[:100]!r}: an SB3 model is sb3:path=MODEL.zip")
     return path.strip()

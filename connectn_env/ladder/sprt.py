@@ -164,10 +164,10 @@ def sprt(
     alpha, beta = _probability("alpha", alpha), _probability("beta", beta)
     max_games = require_int("max_games", max_games, 1)
     seed = require_int("seed", seed, 0)
-    first, second = make_candidate(a), make_candidate(b)
+    first, second = make_candidate(a), make_candidate(b, role="B")
     labels = (first.label, second.label if second.label != first.label else f"{second.label}#2")
-    for entry in (first, second):
-        check_candidate(entry, config)
+    check_candidate(first, config)
+    check_candidate(second, config, role="B")
     store = open_results(results, config, seed, labels)
     counts = [0, 0, 0]  # A's wins, draws, losses
     finished = set()
