@@ -50,6 +50,14 @@ def test_evaluate_refuses_unknown_candidates_and_games_without_a_ladder(tmp_path
     assert "tictactoe has no ladder; the games with a ladder: connect_four" in no_ladder.stderr
     half = _connectn("evaluate", *SIX, "random", "--vs", "random", cwd=tmp_path)
     assert half.returncode == 2 and "--vs B and --sprt ELO0,ELO1 go together" in half.stderr
+    ab = ("--vs", "random", "--sprt", "0,50")
+    ladder = _connectn("evaluate", *SIX, "random", *ab, "--ladder", "x.json", cwd=tmp_path)
+    assert ladder.returncode == 2 and "the A/B mode (--vs) takes no --ladder" in ladder.stderr
+    sprt_only = _connectn(
+        "evaluate", *SIX, "random", "--alpha", "0.1", "--max-games", "3", cwd=tmp_path
+    )
+    assert sprt_only.returncode == 2
+    assert "--alpha, --max-games: only with --vs B --sprt ELO0,ELO1" in sprt_only.stderr
     assert list(tmp_path.iterdir()) == []
 
 

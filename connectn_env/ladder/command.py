@@ -98,18 +98,13 @@ def add_evaluate_options(
     sub.add_argument(
         "--sprt", type=_bounds, metavar="ELO0,ELO1", help="the SPRT's Elo bounds (with --vs)"
     )
-    sub.add_argument(
-        "--alpha", type=_probability, default=0.05, metavar="P", help="false H1 rate (0.05)"
-    )
-    sub.add_argument(
-        "--beta", type=_probability, default=0.05, metavar="P", help="false H0 rate (0.05)"
-    )
+    sub.add_argument("--alpha", type=_probability, metavar="P", help="false H1 rate (0.05)")
+    sub.add_argument("--beta", type=_probability, metavar="P", help="false H0 rate (0.05)")
     sub.add_argument(
         "--max-games",
         type=count,
-        default=DEFAULT_MAX_GAMES,
         metavar="N",
-        help="SPRT: then inconclusive",
+        help=f"SPRT: then inconclusive ({DEFAULT_MAX_GAMES})",
     )
 
 
@@ -199,8 +194,8 @@ def run_evaluate_command(args: argparse.Namespace) -> int:
 
 def _move_quality(args: argparse.Namespace) -> MoveQuality:
     """``--positions``: the candidate's move quality on the shipped positions."""
-    games_only = ("vs", "sprt", "games", "minutes", "ladder", "results", "workers", "ray")
-    given = [f"--{name}" for name in games_only if getattr(args, name) is not None]
+    games_only = ("games", "minutes", "ladder", "results", "workers", "ray", *_AB_ONLY)
+    given = _given(args, games_only)
     if given:
         raise ValueError(f"--positions judges one move per position: not with {', '.join(given)}")
     result = move_quality(
@@ -214,19 +209,32 @@ def _games(args: argparse.Namespace) -> SPRTResult | Evaluation:
     """The rating on the ladder, or the A/B test with ``--vs``."""
     if (args.vs is None) != (args.sprt is None):
         raise ValueError("--vs B and --sprt ELO0,ELO1 go together (A/B mode)")
+    if args.vs is not None:
+        given = _given(args, ("games", "minutes", "ladder"))
+        if given:
+            raise ValueError(
+                f"the A/B mode (--vs) takes no {', '.join(given)}: it plays A against B, "
+                "no ladder, until the SPRT decides or --max-games"
+            )
+    else:
+        given = _given(args, _AB_ONLY)
+        if given:
+            raise ValueError(
+                f"{', '.join(given)}: only with --vs B --sprt ELO0,ELO1 (the A/B mode)"
+            )
     with exit_on_termination():
         if args.vs is not None:
-            if args.games is not None or args.minutes is not None:
-                raise ValueError("--games and --minutes do not apply to the A/B mode: --max-games")
             result = sprt(
                 args.candidate,
                 args.vs,
                 game=args.game_config,
                 elo0=args.sprt[0],
                 elo1=args.sprt[1],
-                alpha=args.alpha,
-                beta=args.beta,
-                max_games=args.max_games,
+                **{
+                    name: getattr(args, name)
+                    for name in _SPRT_OPTIONS
+                    if getattr(args, name) is not None
+                },
                 workers=args.workers,
                 ray=args.ray,
                 results=args.results,
@@ -251,6 +259,15 @@ def _games(args: argparse.Namespace) -> SPRTResult | Evaluation:
             )
             print(result.table())
     return result
+
+
+_SPRT_OPTIONS = ("alpha", "beta", "max_games")  # sprt()'s own defaults where not given
+_AB_ONLY = ("vs", "sprt", *_SPRT_OPTIONS)  # options of the A/B mode alone
+
+
+def _given(args: argparse.Namespace, names: tuple[str, ...]) -> list[str]:
+    """The options among ``names`` given on the command line, as written there."""
+    return ["--" + name.replace("_", "-") for name in names if getattr(args, name) is not None]
 
 
 class _Reporter:
