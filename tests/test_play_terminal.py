@@ -10,8 +10,10 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 import agents
-from connectn_env.play import GameSession
+from connectn_env.play import GameSession, _recorder
 from connectn_env.play.terminal import run_terminal
 from connectn_env.records import GameConfig, load_record
 
@@ -88,6 +90,42 @@ def test_record_saves_the_finished_game(tmp_path):
     assert record.players == ("human", "random")
     assert record.result != "unfinished"
     assert len(record.moves) >= 5
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ("afile", "afile is a regular file, not a directory; --record needs a directory"),
+        ("afile/sub", "--record afile/sub: afile is a regular file, not a directory"),
+        ("/proc/nope", "--record /proc/nope: "),  # not writable, or (as root) cannot be made
+    ],
+)
+def test_record_that_cannot_be_a_directory_is_refused_before_the_game(tmp_path, record, message):
+    if record.startswith("/proc") and not os.path.isdir("/proc"):
+        pytest.skip("no /proc here")
+    (tmp_path / "afile").write_text("kept\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "connectn_env.cli", "play", "tictactoe", "--ui", "terminal",
+         "--opponent", "random", "--record", record],
+        input="\n".join(ALL_CELLS) + "\n", capture_output=True, text=True, timeout=120,
+        cwd=tmp_path, env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert run.stderr.startswith(f"connectn play: error: {message}")
+    assert run.stderr.count("\n") == 1  # one line, no traceback
+    assert run.stdout == ""  # no game was played
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+    assert (tmp_path / "afile").read_text() == "kept\n"
+
+
+def test_a_game_that_cannot_be_saved_is_said_and_the_session_goes_on(tmp_path, capsys):
+    session = GameSession(GameConfig("tictactoe").make_env(), None, human_player=0)
+    for action in (0, 3, 1, 4, 2):
+        session.play(action)
+    (tmp_path / "afile").write_text("kept\n")  # where the folder was when the game began
+    _recorder(tmp_path / "afile", "human", None)(session)
+    assert capsys.readouterr().err == f"Game not saved: {tmp_path / 'afile'}: File exists\n"
+    assert (tmp_path / "afile").read_text() == "kept\n"
 
 
 def test_columns_hint_undo_and_new_in_connect_four():

@@ -18,6 +18,7 @@ from connectn_env.play.notation import move_format, move_name, parse_move
 from connectn_env.play.session import Analysis, GameSession
 from connectn_env.play.thinking import Answer, Status, Thinker, think
 from connectn_env.play.ui import choose_ui, display_problem
+from connectn_env.safetext import printable
 
 if TYPE_CHECKING:
     from connectn_env.play.levels import PlayLevels
@@ -37,7 +38,8 @@ def run_play(args: argparse.Namespace) -> int:
     ``AgentSpec`` or a spec string; ``human``: two people share the board), optionally
     ``level`` (an int or None: a level of the game's ladder instead of ``opponent``),
     ``human_first``, ``seed``, ``ui`` (``"window"``, ``"terminal"`` or ``"auto"``) and
-    ``record`` (a directory or None). Returns the exit status.
+    ``record`` (a directory or None; created now). Returns the exit status: 2, with an
+    ``error:`` line on stderr, if ``record`` cannot be a directory (before any game).
 
     Raises:
         ValueError: a bad game option, agent spec, level or ``ui``.
@@ -47,6 +49,10 @@ def run_play(args: argparse.Namespace) -> int:
     from connectn_env.play.levels import PlayLevels
     from connectn_env.specs import AgentSpec, parse_agent_spec
 
+    problem = None if args.record is None else _record_directory_problem(Path(args.record))
+    if problem is not None:
+        print(printable(f"connectn play: error: {problem}"), file=sys.stderr, flush=True)
+        return 2
     config = getattr(args, "game_config", None) or game_config_from_args(args)
     level = getattr(args, "level", None)
     levels = None if level is None else PlayLevels(config, level, seed=args.seed)
@@ -93,11 +99,28 @@ def run_replay(record: Any, args: argparse.Namespace) -> int:
     return replay_terminal(record)
 
 
+def _record_directory_problem(directory: Path) -> str | None:
+    """Why ``--record directory`` cannot hold records, or None: it is a directory then
+    (created now: root passes the permission checks even where nothing can be made)."""
+    from connectn_env.arena.outputs import check_output_directory
+    from connectn_env.arena.results import ArenaError
+
+    try:
+        check_output_directory(directory, "--record")
+        directory.mkdir(parents=True, exist_ok=True)
+    except ArenaError as error:
+        return str(error)
+    except OSError as error:
+        return f"--record {directory}: {error.strerror or error}"
+    return None
+
+
 def _recorder(
     directory: str | Path, opponent: str, seed: int | None, levels: PlayLevels | None = None
 ) -> Callable[[GameSession], None]:
     """Saves each finished game of a session into ``directory`` (JSON; SGF too for Gomoku
-    and Hex) and says where; with ``levels`` (``PlayLevels``), the level played then."""
+    and Hex) and says where (or why it could not: the session goes on); with ``levels``
+    (``PlayLevels``), the level played then."""
     from connectn_env.records import GameRecord, save_record
 
     def save(session: GameSession) -> None:
@@ -110,8 +133,13 @@ def _recorder(
         if session.agent is not None:
             players[session.ai_player] = name
         record = GameRecord.from_state(session.state, players=tuple(players), meta=meta)
-        paths = save_record(record, directory)
-        print(f"Game saved: {', '.join(str(p) for p in paths)}", file=sys.stderr, flush=True)
+        try:
+            paths = save_record(record, directory)
+        except OSError as error:  # e.g. made read-only, or replaced by a file, since the start
+            message = f"Game not saved: {directory}: {error.strerror or error}"
+        else:
+            message = f"Game saved: {', '.join(str(p) for p in paths)}"
+        print(printable(message), file=sys.stderr, flush=True)
 
     return save
 
