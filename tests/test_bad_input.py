@@ -18,6 +18,7 @@ from connectn_env import (
     gomoku_v0,
     hex_v0,
 )
+from connectn_env.games.config import GameConfig
 
 MODULES = list(ENV_MODULES.values())  # every registered game family
 FACTORIES = ["env", "raw_env"]
@@ -314,3 +315,18 @@ def test_unknown_agent_raises(module: ModuleType, factory: str, agent) -> None:
     for method in (env.observe, env.action_space, env.observation_space):
         with pytest.raises(ValueError, match=message):
             method(agent)
+
+
+@pytest.mark.parametrize(
+    ("game", "text", "message"),
+    [
+        ("connect_four", "\u0663", r"'\u0663' is not a column: enter a column number, 1 to 7"),
+        ("connect_four", "9" * 5000, r"there is no column 9{12}\.\.\.: enter a column number"),
+        ("connect_four", "0", "there is no column 0"),
+        ("tictactoe", "a" + "1" * 5000, r"cell 'a1{19}'\.\.\. is off the 3 x 3 board"),
+    ],
+)
+def test_parse_action_refuses_odd_numbers_by_name(game: str, text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        GameConfig(game).make_game().parse_action(text)
+    assert GameConfig("connect_four").make_game().parse_action("007") == 6

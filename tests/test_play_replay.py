@@ -45,6 +45,18 @@ def test_terminal_replay_steps_through_the_game():
     assert "[X]" in text  # the boards are printed with the last move marked
 
 
+def test_terminal_replay_takes_only_ascii_move_numbers():
+    record = record_of("tictactoe", {}, (0, 3, 1, 4, 2))
+    out = io.StringIO()
+    lines = ["\u00b2", "\u0663", "9" * 5000, "0" * 5000 + "3"]
+    assert replay_terminal(record, stdin=io.StringIO("\n".join(lines)), stdout=out) == 0
+    text = out.getvalue()
+    assert "'\u00b2' is not a replay command (moves are 0 to 5)" in text
+    assert "'\u0663' is not a replay command (moves are 0 to 5)" in text
+    assert f"No such move: {'9' * 12}... (moves are 0 to 5)." in text
+    assert "Move 3 of 5: X (alice) plays b1" in text  # 0003
+
+
 def test_terminal_replay_quits_at_end_of_input():
     record = record_of("connect_four", {}, (3, 3, 4))
     out = io.StringIO()

@@ -163,6 +163,13 @@ def test_every_move_name_parses_back(game, params):
             assert parse_move(state, move_name(game_obj, action).upper()) == action
 
 
+def test_leading_zeros_are_read_as_numbers():
+    connect_four = GameConfig("connect_four").make_game().new_initial_state()
+    gomoku = GameConfig("gomoku", {"rows": 10, "cols": 10}).make_game().new_initial_state()
+    assert parse_move(connect_four, "007") == 6
+    assert parse_move(gomoku, "j0010") == 99
+
+
 def test_move_names():
     hex_game = GameConfig("hex", {"rows": 3, "cols": 3, "swap": True}).make_game()
     assert move_name(hex_game, 9) == "swap"
@@ -187,6 +194,14 @@ def test_move_names():
         ("hex", {"rows": 3, "cols": 3, "swap": True}, [], "swap", "only allowed as the second"),
         ("hex", {"rows": 3, "cols": 3}, [], "swap", "this game has no swap rule: enter a cell"),
         ("connect_four", {}, [], "swap", "this game has no swap rule: enter a column"),
+        # Only ASCII digits are numbers; a long one is refused before int() would refuse it.
+        ("connect_four", {}, [], "\u0663", "'\u0663' is not a column: enter a column number"),
+        ("connect_four", {}, [], "\uff14", "'\uff14' is not a column"),
+        ("connect_four", {}, [], "\u00b2", "'\u00b2' is not a column"),
+        ("connect_four", {}, [], "9" * 5000, r"there is no column 9{12}\.\.\.: enter a column"),
+        ("gomoku", {"rows": 9, "cols": 9}, [], "a" + "1" * 5000, r"cell 'a1{19}'\.\.\. is off"),
+        ("gomoku", {"rows": 9, "cols": 9}, [], "a" * 5000 + "1", r"cell 'a{20}'\.\.\. is off"),
+        ("gomoku", {"rows": 9, "cols": 9}, [], "a\u00b2", "cell name 'a\u00b2' must be column"),
     ],
 )
 def test_bad_moves_are_explained(game, params, moves, text, message):

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Protocol
 import numpy as np
 
 from connectn_env.games.contract import GameKernels, Status
-from connectn_env.games.coords import cell_name, parse_cell_name
+from connectn_env.games.coords import cell_name, parse_cell_name, parse_column_number
 from connectn_env.games.parameters import Parameter
 from connectn_env.games.representation import Representation
 from connectn_env.games.state import GameState
@@ -277,12 +277,10 @@ class BoardGame:
             if entry == name:
                 return action
         if self.gravity:
-            if not entry.isascii() or not entry.isdigit():
-                raise ValueError(f"{text!r} is not a column: enter {self.move_format()}")
-            column = int(entry)
-            if not 1 <= column <= self.cols:
-                raise ValueError(f"there is no column {column}: enter {self.move_format()}")
-            return column - 1
+            try:
+                return parse_column_number(entry, self.cols)
+            except ValueError as error:
+                raise ValueError(f"{error}: enter {self.move_format()}") from None
         if entry.isalpha() and entry.isascii():
             raise ValueError(f"{text!r} is not a move here: enter {self.move_format()}")
         row, col = parse_cell_name(entry, self.rows, self.cols)

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from connectn_env.games import BoardGame, GameState, Status, cell_name, parse_cell_name
+from connectn_env.games.coords import parse_column_number
 from connectn_env.games.validation import require_int
 
 SWAP = "swap"
@@ -86,12 +87,10 @@ def parse_move(state: GameState, text: str) -> int:
 
 
 def _parse_column(game: BoardGame, entry: str) -> int:
-    if not entry.isdigit():
-        raise ValueError(f"{entry!r} is not a column: enter {move_format(game)}")
-    column = int(entry)
-    if not 1 <= column <= game.cols:
-        raise ValueError(f"there is no column {column}: enter {move_format(game)}")
-    return column - 1
+    try:
+        return parse_column_number(entry, game.cols)
+    except ValueError as error:
+        raise ValueError(f"{error}: enter {move_format(game)}") from None
 
 
 def illegal_move_reason(state: GameState, action: int) -> str:

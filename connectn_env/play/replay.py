@@ -95,10 +95,14 @@ def replay_terminal(
             index = 0
         elif entry in ("l", "last"):
             index = last
-        elif entry.isdigit() and int(entry) <= last:
-            index = int(entry)
-        elif entry.isdigit():
-            say(f"No such move: {int(entry)} (moves are 0 to {last}).")
+        elif entry.isascii() and entry.isdigit():  # not "²" or "٣"
+            number = entry.lstrip("0") or "0"
+            # The length first: int() refuses 4,300 digits and more.
+            if len(number) <= len(str(last)) and int(number) <= last:
+                index = int(number)
+            else:
+                shown = number if len(number) <= 12 else f"{number[:12]}..."
+                say(f"No such move: {shown} (moves are 0 to {last}).")
         else:
             say(
                 f"{line.strip()[:40]!r} is not a replay command (moves are 0 to {last}). "
