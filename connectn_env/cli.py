@@ -55,13 +55,20 @@ import re
 import shutil
 import sys
 from collections.abc import Sequence
-from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from connectn_env.arena.tournament import MAX_MOVE_TIMEOUT, MAX_WORKERS
+from connectn_env.arena.tournament import MAX_GAMES, MAX_MOVE_TIMEOUT, MAX_WORKERS
+from connectn_env.arena.worker import describe_error
 from connectn_env.envs.base import BoardGameEnv
-from connectn_env.gameoptions import add_game_parsers, ascii_int, game_config_from_args
+from connectn_env.gameoptions import (
+    add_game_parsers,
+    ascii_int,
+    game_config_from_args,
+    path_argument,
+)
+from connectn_env.games import MAX_SIDE
 from connectn_env.games.compile_notice import compile_notices, worker_notices_on_stderr
 from connectn_env.games.config import GameConfig
 from connectn_env.safetext import printable
@@ -197,7 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
         )
         sub.add_argument("--seed", type=_seed, default=None, help="seed of the AI (>= 0)")
         sub.add_argument("--ui", choices=UIS, default="auto", help="window, terminal or auto")
-        sub.add_argument("--record", type=Path, metavar="DIR", help="save finished games here")
+        sub.add_argument(
+            "--record", type=path_argument, metavar="DIR", help="save finished games here"
+        )
 
     add_game_parsers(play, play_options, _formatter)
 
@@ -217,7 +226,12 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="SPEC",
             help="two or more agents (agent specs, listed below)",
         )
-        sub.add_argument("--games", type=_positive_int, default=10, help="games per pairing (10)")
+        sub.add_argument(
+            "--games",
+            type=_int_at_least(1, MAX_GAMES),
+            default=10,
+            help=f"games per pairing, 1 to {MAX_GAMES} (10)",
+        )
         sub.add_argument(
             "--workers",
             type=_int_at_least(1, MAX_WORKERS),
@@ -232,9 +246,13 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="SECONDS",
             help="an agent whose move takes longer loses the game",
         )
-        sub.add_argument("--out", type=Path, metavar="FILE", help="append games here (JSON lines)")
-        sub.add_argument("--json", type=Path, metavar="FILE", help="write the tables as JSON")
-        sub.add_argument("--record", type=Path, metavar="DIR", help="save every game here")
+        sub.add_argument(
+            "--out", type=path_argument, metavar="FILE", help="append games here (JSON lines)"
+        )
+        sub.add_argument(
+            "--json", type=path_argument, metavar="FILE", help="write the tables as JSON"
+        )
+        sub.add_argument("--record", type=path_argument, metavar="DIR", help="save every game here")
         sub.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
         sub.add_argument(
             "--ray",
@@ -248,7 +266,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_yardstick_commands(add_command)
 
     replay = add_command("replay", help="step through a saved game (.json or .sgf)")
-    replay.add_argument("file", type=Path, help="a game record")
+    replay.add_argument("file", type=path_argument, help="a game record")
     replay.add_argument("--ui", choices=UIS, default="auto", help="window, terminal or auto")
 
     bench = add_command("bench", help="environment and MCTS speed against references")
@@ -289,7 +307,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     gtp.add_argument("game", choices=("hex",), help="the game (hex)")
     gtp.add_argument(
-        "--size", type=_positive_int, default=11, help="board side until boardsize (11)"
+        "--size",
+        type=_int_at_least(1, MAX_SIDE),
+        default=11,
+        help=f"board side, 1 to {MAX_SIDE}, until boardsize (11)",
     )
     gtp.add_argument("--swap", action="store_true", help="swap (pie) rule: swap-pieces is legal")
     _add_agent_options(gtp, DEFAULT_OPPONENT, "Hex at --size, rated without the swap rule")
@@ -382,11 +403,11 @@ def demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_protocol(args: argparse.Namespace) -> int:
-    """``connectn gtp`` and ``connectn pbrain``: answer a controller on stdin/stdout."""
+def run_protocol(args: argparse.Namespace, agent: Any) -> int:
+    """``connectn gtp`` and ``connectn pbrain``: ``agent`` answers a controller on
+    stdin/stdout."""
     from connectn_env import __version__
 
-    agent = args.opponent.build(args.seed)
     sys.stdin.reconfigure(errors="replace")  # a stray byte is a bad command, not a crash
     if args.command == "gtp":
         from connectn_env.protocols.gtp import run_gtp
@@ -426,7 +447,12 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         if args.command in ("gtp", "pbrain"):
             _choose_level(parser, args)
-            return run_protocol(args)
+            try:
+                agent = _protocol_agent(args)
+            except ValueError as error:
+                message = f"connectn {args.command}: error: {error}\n"
+                parser.exit(2, printable(message, newlines=True))
+            return run_protocol(args, agent)
         if args.command == "replay":
             from connectn_env.play import run_replay
             from connectn_env.records import load_record
@@ -520,6 +546,30 @@ def _choose_level(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         args.opponent = parse_agent_spec(level_spec(game, args.level), allow_human=False)
     except ValueError as error:
         parser.exit(2, printable(f"connectn {args.command}: error: {error}\n", newlines=True))
+
+
+def _protocol_agent(args: argparse.Namespace) -> Any:
+    """The agent of ``connectn gtp`` or ``connectn pbrain``, built from ``args.opponent`` once
+    its spec is checked against the engine's first game: Hex at ``--size`` (with ``--swap``);
+    Gomoku 15 x 15 for pbrain, whose board comes with START, so that a kind that plays no
+    Gomoku (``perfect``) is refused, but not an ``az`` network, which START checks on the
+    board it gives (a 20 x 20 network plays START 20).
+
+    Raises:
+        ValueError: the spec cannot play that game, or gives no agent (the message names the
+            spec and the reason).
+    """
+    spec = args.opponent
+    if args.command == "gtp":
+        size = args.size
+        spec.check_game(GameConfig("hex", {"rows": size, "cols": size, "swap": args.swap}))
+    elif spec.kind != "az":
+        spec.check_game(GameConfig("gomoku"))
+    try:
+        return spec.build(args.seed)
+    except Exception as error:  # a module:callable spec runs any code
+        kind, message = describe_error(error)
+        raise ValueError(f"the opponent {spec} cannot be built: {kind}: {message}") from None
 
 
 def _agent_specs(args: argparse.Namespace) -> list[AgentSpec]:

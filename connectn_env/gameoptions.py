@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 
 from connectn_env.games import REGISTRY, Parameter
 from connectn_env.records.gameconfig import GameConfig
@@ -22,6 +23,14 @@ def ascii_int(text: str) -> int:
     if not body or not body.isascii() or not body.isdigit():
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}")
     return int(text)
+
+
+def path_argument(text: str) -> Path:
+    """A file or directory path; an empty one is refused (``Path("")`` is the current
+    directory, which nobody means by ``--record ''``)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected a path, got {text!r}")
+    return Path(text)
 
 
 def _flags(parameter: Parameter) -> list[str]:

@@ -9,11 +9,13 @@ from __future__ import annotations
 import argparse
 import signal
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from agents.alphazero.config import DEVICES, INFERENCES, PRECISIONS
 from agents.rules import PUCT_SELECTIONS
+from connectn_env.arena.ray_pool import connect_ray
+from connectn_env.arena.results import ArenaError
+from connectn_env.gameoptions import path_argument
 
 __all__ = ["add_train_options", "run_train_command"]
 
@@ -161,7 +163,9 @@ _SESSION: dict[str, tuple[str, Callable[[str], Any], str]] = {
 
 def add_train_options(sub: argparse.ArgumentParser) -> None:
     """The options of ``connectn train GAME``."""
-    sub.add_argument("--out", type=Path, required=True, metavar="RUN_DIR", help="run directory")
+    sub.add_argument(
+        "--out", type=path_argument, required=True, metavar="RUN_DIR", help="run directory"
+    )
     sub.add_argument(
         "--resume",
         action="store_true",
@@ -215,8 +219,10 @@ def run_train_command(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
             config = resume_config(args.out, game=args.game_config, **given)
         else:
             config = TrainConfig(game=args.game_config, out=args.out, **given)
+        if config.ray is not None:
+            connect_ray(config.ray)  # a bad --ray is named here, before the trainer starts
         result = train(config, progress=not args.no_progress)
-    except (ConfigError, RunDirectoryError, CheckpointError, WorkerError) as error:
+    except (ArenaError, ConfigError, RunDirectoryError, CheckpointError, WorkerError) as error:
         return fail(str(error))
     except KeyboardInterrupt:
         print(f"\ninterrupted: a checkpoint is saved; continue with --resume --out {args.out}")

@@ -564,6 +564,22 @@ def test_cuda_without_a_gpu_is_refused_before_anything_is_written(tmp_path) -> N
     assert not (tmp_path / "run").exists()
 
 
+def test_connectn_train_names_a_bad_ray_address_before_anything_is_written(
+    tmp_path, capsys
+) -> None:
+    """It was a ValueError traceback from ray.init, deep in the trainer."""
+    ray = pytest.importorskip("ray")
+    if ray.is_initialized():
+        pytest.skip("Ray is already running in this process: any address uses it")
+    out = tmp_path / "run"
+    with pytest.raises(SystemExit) as stop:
+        main(["train", "tictactoe", "--out", str(out), "--ray", "bogus", "--games", "1"])
+    assert stop.value.code == 2
+    message = "connectn train: error: --ray bogus: Invalid address format: bogus\n"
+    assert capsys.readouterr().err == message
+    assert not out.exists()
+
+
 def test_a_run_directory_of_another_game_is_refused_and_left_alone(trained, tmp_path) -> None:
     before = files_digest(trained)
     with pytest.raises(RunDirectoryError, match="holds a training run of tictactoe already"):

@@ -5,13 +5,16 @@ found only after every game, the tables printed and then ``[Errno 21]``)."""
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from connectn_env.arena import ArenaError, run_tournament
+from connectn_env.arena import ArenaError, run_tournament, tournament
+from connectn_env.arena.outputs import check_output_directory, check_output_file
 from connectn_env.cli import main
 
 FIRST = "arena_helpers:first_legal"
@@ -91,3 +94,60 @@ def test_missing_folders_are_created_for_every_output(tmp_path: Path) -> None:
     assert main(argv) == 0
     assert sorted(os.listdir(deep)) == ["g.jsonl", "games", "t.json"]
     assert len(os.listdir(deep / "games")) == 1
+
+
+PROC_FILE = Path("/proc/version")
+
+
+@pytest.mark.skipif(not PROC_FILE.is_file(), reason="needs Linux's /proc/version")
+@pytest.mark.parametrize("option", ["--json", "--out"])
+def test_a_file_that_takes_no_write_stops_the_command_before_the_first_game(
+    capsys: pytest.CaptureFixture, option: str
+) -> None:
+    """/proc/version is a regular file that root may open for writing, but no write goes in
+    and /proc takes no temporary file beside it: --json failed after every game, naming its
+    temporary file; --out with ``[Errno 22] Invalid argument`` and no file named."""
+    argv = ["arena", "tictactoe", FIRST, "random", "--games", "1", "--workers", "1"]
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, "--no-progress", option, str(PROC_FILE)])
+    assert stop.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"connectn arena: error: {option} {PROC_FILE}")
+    assert captured.out == ""  # no table: no game was played
+
+
+def test_a_json_file_that_cannot_be_written_after_the_games_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full_disk(path: Path, text: str) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), f"{path}.tmp")
+
+    monkeypatch.setattr(tournament, "write_text_atomically", full_disk)
+    target = tmp_path / "t.json"
+    argv = ["arena", "tictactoe", FIRST, "random", "--games", "1", "--workers", "1"]
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, "--no-progress", "--json", str(target)])
+    assert stop.value.code == 2
+    message = f"connectn arena: error: --json {target}: cannot write it (No space left on device)"
+    assert capsys.readouterr().err == message + "\n"
+
+
+def test_output_checks_leave_nothing_behind_and_probe_the_folder_of_a_replaced_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An existing file written atomically needs its folder to take a new file; an appended
+    one does not. The probe file is removed."""
+    target = tmp_path / "t.json"
+    target.write_text("{}\n")
+    assert check_output_file(target, "--json", replaced=True) == target
+    assert check_output_directory(tmp_path / "games", "--record") == tmp_path / "games"
+    assert os.listdir(tmp_path) == ["t.json"]
+
+    def no_room(**kwargs: object) -> None:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(tempfile, "mkstemp", no_room)
+    assert check_output_file(target, "--out") == target
+    message = f"--json {target}: cannot create a file in {tmp_path} (Read-only file system)"
+    with pytest.raises(ArenaError, match=re.escape(message)):
+        check_output_file(target, "--json", replaced=True)

@@ -35,6 +35,7 @@ from connectn_env.arena import (
 from connectn_env.arena.plan import plan_size
 from connectn_env.arena.pool import play_games
 from connectn_env.arena.results import cut_partial_line
+from connectn_env.arena.tournament import MAX_GAMES
 from connectn_env.arena.worker import MAX_MESSAGE_LENGTH
 from connectn_env.cli import main
 from connectn_env.records import GameConfig, load_record
@@ -251,7 +252,9 @@ def test_an_agents_error_message_is_cut_and_printed_escaped() -> None:
         (["--move-timeout", "0"], r"argument --move-timeout: must be a finite number"),
         (["--move-timeout", "1e9"], r"at most 86400"),
         (["--workers", "100000"], r"argument --workers: must be from 1 to 256"),
-        (["--games", "0"], r"argument --games: must be at least 1, got 0"),
+        (["--games", "0"], r"argument --games: must be from 1 to 1000000, got 0"),
+        (["--games", "1000001"], r"argument --games: must be from 1 to 1000000, got 1000001"),
+        (["--games", "9" * 20], r"argument --games: must be from 1 to 1000000, got 9{20}$"),
         (["--games", "9" * 40], r"argument --games: expected an integer"),
     ],
 )
@@ -495,7 +498,7 @@ def test_no_worker_survives_a_killed_arena(tmp_path: Path, kill: int) -> None:
 @pytest.mark.skipif(not LINUX, reason="reads the process tree from /proc")
 def test_a_huge_games_count_starts_at_once_and_sigterm_keeps_the_games(tmp_path: Path) -> None:
     process = _connectn(
-        "arena", "tictactoe", FIRST, "random", "--games", "99999999999999", "--workers", "1",
+        "arena", "tictactoe", FIRST, "random", "--games", str(MAX_GAMES), "--workers", "1",
         "--out", "games.jsonl", "--no-progress", cwd=tmp_path, extra_env={},
     )  # fmt: skip
     out = tmp_path / "games.jsonl"

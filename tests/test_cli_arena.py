@@ -260,8 +260,9 @@ def test_bad_tournaments_are_refused() -> None:
         run_tournament("tictactoe", ["random"])
     with pytest.raises(ArenaError, match="'human' cannot play in the arena"):
         run_tournament("tictactoe", ["random", "human"])
-    with pytest.raises(ValueError, match="games must be at least 1"):
-        run_tournament("tictactoe", ["random", "random"], games=0)
+    for games in (0, 10**6 + 1):
+        with pytest.raises(ValueError, match=f"games must be between 1 and 1000000, got {games}"):
+            run_tournament("tictactoe", ["random", "random"], games=games)
     with pytest.raises(ValueError, match="unknown key 'depth' for mcts"):
         run_tournament("tictactoe", ["random", "mcts:depth=3"])
 
@@ -319,6 +320,21 @@ def test_connectn_arena_rejects_bad_input_before_playing(tmp_path: Path) -> None
     assert done.returncode == 2 and "--n does not apply to hex" in done.stderr
     done = _connectn("arena", "tictactoe", "random", cwd=tmp_path)
     assert done.returncode == 2 and "at least two agents" in done.stderr
+
+
+def test_connectn_arena_names_a_bad_ray_address_before_any_game(tmp_path: Path, capsys) -> None:
+    """It was a ValueError traceback from ray.init."""
+    ray = pytest.importorskip("ray")
+    if ray.is_initialized():
+        pytest.skip("Ray is already running in this process: any address uses it")
+    out = tmp_path / "games.jsonl"
+    argv = ["arena", "tictactoe", "random:seed=1", "random:seed=2", "--games", "2"]
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, "--ray", "bogus", "--out", str(out), "--no-progress"])
+    assert stop.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.err == "connectn arena: error: --ray bogus: Invalid address format: bogus\n"
+    assert captured.out == "" and not out.exists()
 
 
 def test_progress_redraws_one_line_on_a_terminal_and_prints_lines_otherwise() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
@@ -116,3 +117,79 @@ def test_demo_into_a_closed_pipe_ends_quietly():
     assert demo.wait(timeout=120) == 1
     stderr = demo.stderr.read().decode()
     assert "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr
+
+
+def run_engine(argv: list[str], transcript: str, monkeypatch, capsys) -> tuple[int, str, str]:
+    """``connectn gtp|pbrain ...`` in this process with ``transcript`` on stdin."""
+    stdin = io.TextIOWrapper(io.BytesIO(transcript.encode()), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    try:
+        status = main(argv)
+    except SystemExit as stop:
+        status = stop.code
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["gtp", "hex", "--size", "33"], "argument --size: must be from 1 to 32, got 33"),
+        (["gtp", "hex", "--size", "9" * 23, "--level", "1"], "--size: must be from 1 to 32"),
+        (
+            ["gtp", "hex", "--opponent", "os:getcwd"],
+            "error: the opponent os:getcwd cannot be built: TypeError: agent factory os:getcwd "
+            "returned",
+        ),
+        (
+            ["pbrain", "--opponent", "json:loads"],
+            "error: the opponent json:loads cannot be built: TypeError: loads() missing",
+        ),
+        (["gtp", "hex", "--opponent", "perfect"], "error: the perfect player plays Connect Four"),
+        (["pbrain", "--opponent", "perfect"], "error: the perfect player plays Connect Four"),
+    ],
+)
+def test_protocol_engines_refuse_bad_options_before_reading_a_command(
+    argv, message, monkeypatch, capsys
+):
+    """A size the game refuses, a spec that builds no agent or plays no Hex / Gomoku: an
+    error naming it, exit 2, before the controller is answered (they were tracebacks, or
+    an engine that failed every genmove / TURN)."""
+    status, out, err = run_engine(
+        argv, "name\ngenmove b\nSTART 15\nBEGIN\nquit\nEND\n", monkeypatch, capsys
+    )
+    assert status == 2 and out == ""
+    assert err.startswith(f"usage: connectn {argv[0]}") or err.startswith(f"connectn {argv[0]}: ")
+    assert message in err and "Traceback" not in err
+
+
+def test_protocol_engines_take_the_largest_size_and_agents_that_play(monkeypatch, capsys):
+    status, out, _ = run_engine(
+        ["gtp", "hex", "--size", "32", "--opponent", "random"],
+        "genmove b\nquit\n",
+        monkeypatch,
+        capsys,
+    )
+    assert status == 0 and out.startswith("= ") and not out.startswith("= \n")
+    status, out, _ = run_engine(
+        ["pbrain", "--opponent", "random"], "START 20\nBEGIN\nEND\n", monkeypatch, capsys
+    )
+    assert status == 0 and out.splitlines()[0] == "OK" and "," in out.splitlines()[1]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["arena", "tictactoe", "random", "random", "--record", ""],
+        ["play", "tictactoe", "--record", " "],
+        ["train", "tictactoe", "--out", ""],
+        ["ladder", "show", "connect_four", "--file", ""],
+        ["evaluate", "connect_four", "random", "--json", ""],
+        ["replay", ""],
+    ],
+)
+def test_an_empty_path_is_refused_not_read_as_the_current_directory(argv, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    assert "expected a path, got '" in capsys.readouterr().err

@@ -3,13 +3,16 @@
 A ``--json`` that names a directory or a ``--record`` that names a file would otherwise be
 found out only when the games are over, with their results lost. Each path must be what
 its option writes (a regular file, or a directory) if it exists, and otherwise its nearest
-existing folder must be a directory this process may write in. Nothing is created here.
+existing folder must be a directory that takes a new file: one is created there and removed
+at once (``os.access`` says yes to root everywhere, and ``/proc`` takes no file). Nothing is
+left here.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 from connectn_env.arena.results import ArenaError
@@ -18,9 +21,17 @@ from connectn_env.safe_files import file_kind
 __all__ = ["check_output_directory", "check_output_file", "check_separate_files"]
 
 
-def check_output_file(path: str | Path, option: str, what: str = "a file") -> Path:
-    """``path`` as a Path if ``option`` can write a file there (``what``: the file it
-    writes, for the message: ``"a results file"``).
+def check_output_file(
+    path: str | Path, option: str, what: str = "a file", *, replaced: bool = False
+) -> Path:
+    """``path`` as a Path if ``option`` can write a file there.
+
+    Args:
+        path: The file.
+        option: The option that names it, for the message (``"--json"``).
+        what: The file it writes, for the message (``"a results file"``).
+        replaced: The file is written atomically (a temporary file beside it, renamed over
+            it), so its folder must take a new file even if the file exists.
 
     Raises:
         ArenaError: ``path`` exists and is not a regular file (a directory, FIFO, device),
@@ -29,12 +40,12 @@ def check_output_file(path: str | Path, option: str, what: str = "a file") -> Pa
     """
     path = Path(path)
     mode = _mode(path, option)
-    if mode is None:
-        _check_folder(path.parent, path, option)
-    elif not stat.S_ISREG(mode):
+    if mode is not None and not stat.S_ISREG(mode):
         raise ArenaError(f"{path} is {file_kind(mode)}, not a regular file; {option} needs {what}")
-    elif not os.access(path, os.W_OK):
+    if mode is not None and not os.access(path, os.W_OK):
         raise ArenaError(f"{option} {path} is not writable")
+    if mode is None or replaced:
+        _check_folder(path.parent, path, option)
     return path
 
 
@@ -54,8 +65,8 @@ def check_output_directory(path: str | Path, option: str) -> Path:
         raise ArenaError(
             f"{path} is {file_kind(mode)}, not a directory; {option} needs a directory"
         )
-    elif not os.access(path, os.W_OK | os.X_OK):
-        raise ArenaError(f"{option} {path} is a directory this process cannot write in")
+    else:
+        _check_new_file(path, path, option)
     return path
 
 
@@ -71,7 +82,7 @@ def check_separate_files(first: tuple[str, Path | None], second: tuple[str, Path
 
 
 def _check_folder(folder: Path, path: Path, option: str) -> None:
-    """The nearest existing folder of the missing ``path`` must be a writable directory."""
+    """The nearest existing folder of ``path`` must be a directory that takes a new file."""
     while True:
         mode = _mode(folder, option)
         if mode is not None:
@@ -81,8 +92,18 @@ def _check_folder(folder: Path, path: Path, option: str) -> None:
         folder = folder.parent
     if not stat.S_ISDIR(mode):
         raise ArenaError(f"{option} {path}: {folder} is {file_kind(mode)}, not a directory")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise ArenaError(f"{option} {path}: cannot create it in {folder} (not writable)")
+    _check_new_file(folder, path, option)
+
+
+def _check_new_file(folder: Path, path: Path, option: str) -> None:
+    """``folder`` must take a new file: one is created there and removed."""
+    try:
+        descriptor, probe = tempfile.mkstemp(prefix=".connectn-probe-", dir=folder)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise ArenaError(f"{option} {path}: cannot create a file in {folder} ({reason})") from None
+    os.close(descriptor)
+    os.unlink(probe)
 
 
 def _mode(path: Path, option: str) -> int | None:

@@ -16,7 +16,7 @@ from typing import Any
 from connectn_env.arena.plan import GameTask
 from connectn_env.arena.results import ArenaError, GameResult
 
-__all__ = ["play_games_ray"]
+__all__ = ["connect_ray", "play_games_ray"]
 
 _WARMED: set[Any] = set()
 
@@ -29,15 +29,23 @@ def _play_task(task: GameTask) -> dict[str, Any]:
     return play_game(task, lambda message: None)
 
 
-def _ray(address: str) -> Any:
+def connect_ray(address: str) -> Any:
+    """The ``ray`` module, initialised at ``address`` (``"auto"``, ``"ray://host:10001"``,
+    ``"local"``) unless it already is.
+
+    Raises:
+        ArenaError: Ray is missing, or ``address`` is malformed or unreachable (the message
+            names ``--ray`` and the address).
+    """
     try:
         import ray
     except ImportError as error:
-        raise ArenaError(
-            'connectn arena --ray needs Ray: pip install ".[distributed]" from a checkout'
-        ) from error
+        raise ArenaError('--ray needs Ray: pip install ".[distributed]" from a checkout') from error
     if not ray.is_initialized():
-        ray.init(address=None if address == "local" else address)
+        try:
+            ray.init(address=None if address == "local" else address)
+        except (ValueError, ConnectionError) as error:
+            raise ArenaError(f"--ray {address}: {error}") from None
     return ray
 
 
@@ -53,9 +61,10 @@ def play_games_ray(
         max_in_flight: Most games submitted at once (default: twice the cluster's CPUs).
 
     Raises:
-        ArenaError: Ray is missing, or a task failed outside agent code.
+        ArenaError: Ray is missing, ``address`` is malformed or unreachable, or a task
+            failed outside agent code.
     """
-    ray = _ray(address)
+    ray = connect_ray(address)
     remote = ray.remote(num_cpus=1)(_play_task)
     pending = iter(tasks)
     if max_in_flight is None:

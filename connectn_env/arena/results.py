@@ -253,17 +253,19 @@ class ResultsFile:
             must be a regular file).
         header: The tournament's description (``game``, ``params``, ``seed``,
             ``move_timeout``); an existing file must have the same.
+        option: The option that names the file, for the messages (``"--out"``).
 
     Attributes:
         finished: The keys ``(agent, agent, index)`` of the games in the file when it was
             opened (only the keys: :meth:`stream` reads the games back).
 
     Raises:
-        ArenaError: the file is not a regular file, belongs to another tournament, or a line
-            is malformed, not UTF-8 or longer than 1 MiB (the message names the line).
+        ArenaError: the file is not a regular file, cannot be written, belongs to another
+            tournament, or a line is malformed, not UTF-8 or longer than 1 MiB (the message
+            names the line).
     """
 
-    def __init__(self, path: Path, header: dict[str, Any]) -> None:
+    def __init__(self, path: Path, header: dict[str, Any], option: str = "--out") -> None:
         self.path = Path(path)
         self.header = {"type": "tournament", **header}
         self.game = GameConfig(header["game"], header["params"])
@@ -272,12 +274,16 @@ class ResultsFile:
             try:
                 require_regular_file(self.path, self.path.stat().st_mode)
             except ValueError as error:
-                raise ArenaError(f"{error}; --out needs a results file") from None
+                raise ArenaError(f"{error}; {option} needs a results file") from None
         if self.path.exists() and self.path.stat().st_size > 0:
             self._read()
         else:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._append(self.header)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._append(self.header)
+            except OSError as error:
+                reason = error.strerror or str(error)
+                raise ArenaError(f"{option} {self.path}: cannot write it ({reason})") from None
 
     def _read(self) -> None:
         seen: dict[tuple[str, str, int], int] = {}

@@ -22,6 +22,7 @@ from connectn_env.arena.outputs import (
 from connectn_env.arena.plan import agent_labels, check_pairs, plan_games, plan_size
 from connectn_env.arena.pool import play_games
 from connectn_env.arena.progress import Progress
+from connectn_env.arena.ray_pool import connect_ray, play_games_ray
 from connectn_env.arena.recorder import GameRecorder
 from connectn_env.arena.results import ArenaError, GameResult, ResultsFile
 from connectn_env.arena.spool import StoredResults
@@ -46,6 +47,7 @@ from connectn_env.specs import AgentSpec, parse_agent_spec
 from connectn_env.warmup import warm_up_specs
 
 __all__ = [
+    "MAX_GAMES",
     "MAX_MOVE_TIMEOUT",
     "MAX_WORKERS",
     "TournamentResult",
@@ -53,6 +55,7 @@ __all__ = [
     "run_tournament",
 ]
 
+MAX_GAMES = 10**6  # per pairing
 MAX_WORKERS = 256
 MAX_MOVE_TIMEOUT = 86_400.0  # a day
 
@@ -208,7 +211,7 @@ def run_tournament(
     Args:
         game: A game name (``"connect_four"``...) or a :class:`GameConfig`.
         agents: Two or more agent specs (``"mcts:simulations=200"``, ``"random"``...).
-        games: Games per pairing.
+        games: Games per pairing, 1 to 10**6.
         workers: Worker processes, 1 to 256 (default: all cores).
         seed: Base seed (>= 0).
         move_timeout: Seconds per move (at most a day); an agent that takes longer (or
@@ -220,15 +223,17 @@ def run_tournament(
         progress: Show progress on stderr.
         ray: A Ray address (``"auto"``, ``"ray://host:10001"``, ``"local"``): play the games
             as Ray tasks there instead of in local processes (``workers`` then caps the games
-            running at once; see :mod:`connectn_env.arena.ray_pool`).
+            running at once; see :mod:`connectn_env.arena.ray_pool`); Ray is reached before
+            ``out`` is written.
         pairs: The pairings to play, as ``(i, j)`` indices into ``agents`` with ``i < j``
             (default: every pair). A ladder plays rungs one and two apart.
 
     Raises:
         ArenaError: fewer than two agents, a ``human`` agent, a spec that fails to build
             an agent, an output path that cannot be written (a directory for ``out``, a
-            file for ``record_dir``...), a results file from another tournament, or a
-            record file of another tournament where a record goes.
+            file for ``record_dir``...), a results file from another tournament, a record
+            file of another tournament where a record goes, or a Ray address that is
+            malformed or unreachable.
         OSError: a file cannot be written (a full disk): the games finished so far are
             in ``out`` with their records.
         TypeError, ValueError: a bad argument.
@@ -239,7 +244,7 @@ def run_tournament(
         raise ArenaError(f"a tournament needs at least two agents, got {len(specs)}")
     if any(spec.is_human for spec in specs):
         raise ArenaError("'human' cannot play in the arena (use connectn play)")
-    games = require_int("games", games, 1)
+    games = require_int("games", games, 1, MAX_GAMES)
     seed = require_int("seed", seed, 0)
     pairs = check_pairs(pairs, len(specs))
     if ray is None or workers is not None:
@@ -259,6 +264,8 @@ def run_tournament(
         recorder = GameRecorder(check_output_directory(record_dir, "--record"), config, seed)
     labels = agent_labels(specs)
     _build_each(labels, specs)
+    if ray is not None:
+        connect_ray(ray)
     store = None
     if out is not None:
         header = {"game": config.name, "params": config.params, "seed": seed}
@@ -276,12 +283,7 @@ def run_tournament(
     with compile_notices(bar.note):  # compiled here once, loaded by every worker
         warm_up_specs(config.make_game(), specs)
     todo = (task for task in plan() if task.key not in finished)
-    if ray is None:
-        results = play_games(todo, workers)
-    else:
-        from connectn_env.arena.ray_pool import play_games_ray
-
-        results = play_games_ray(todo, ray, workers)
+    results = play_games(todo, workers) if ray is None else play_games_ray(todo, ray, workers)
     for result in results:
         ledger.add(result)
         bar.advance()
@@ -331,7 +333,7 @@ def run_arena_command(args: argparse.Namespace) -> int:
     finished so far stay in ``--out``.
     """
     if args.json is not None:
-        check_output_file(args.json, "--json", "a file for the tables")
+        check_output_file(args.json, "--json", "a file for the tables", replaced=True)
         check_separate_files(("--out", args.out), ("--json", args.json))
     with exit_on_termination():
         result = run_tournament(
@@ -356,8 +358,12 @@ def run_arena_command(args: argparse.Namespace) -> int:
         )
     print(result.table())
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomically(args.json, json.dumps(result.to_json(), indent=2) + "\n")
+        try:
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            write_text_atomically(args.json, json.dumps(result.to_json(), indent=2) + "\n")
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise ArenaError(f"--json {args.json}: cannot write it ({reason})") from None
     return 0
 
 

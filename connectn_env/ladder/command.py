@@ -15,6 +15,7 @@ from connectn_env.arena.lifeline import exit_on_termination
 from connectn_env.arena.outputs import check_output_file, check_separate_files
 from connectn_env.arena.tournament import MAX_WORKERS
 from connectn_env.atomic_write import write_text_atomically
+from connectn_env.gameoptions import path_argument
 from connectn_env.ladder.build import build_ladder
 from connectn_env.ladder.evaluation import DEFAULT_GAMES, Evaluation, evaluate
 from connectn_env.ladder.games import ladder_key
@@ -43,11 +44,14 @@ def add_ladder_build_options(
     )
     _run_options(sub, workers, seed)
     sub.add_argument(
-        "--out", type=Path, metavar="FILE", help="the ladder file (default: KEY.ladder.json here)"
+        "--out",
+        type=path_argument,
+        metavar="FILE",
+        help="the ladder file (default: KEY.ladder.json here)",
     )
     sub.add_argument(
         "--results",
-        type=Path,
+        type=path_argument,
         metavar="FILE",
         help="the games, JSON lines; a rerun resumes (default: beside --out, .games.jsonl)",
     )
@@ -60,7 +64,9 @@ def add_ladder_build_options(
 
 def add_ladder_show_options(sub: argparse.ArgumentParser) -> None:
     """``connectn ladder show GAME``'s options."""
-    sub.add_argument("--file", type=Path, metavar="FILE", help="a ladder file (default: shipped)")
+    sub.add_argument(
+        "--file", type=path_argument, metavar="FILE", help="a ladder file (default: shipped)"
+    )
 
 
 def add_evaluate_options(
@@ -83,11 +89,16 @@ def add_evaluate_options(
         "--minutes", type=_minutes, metavar="M", help="stop starting games after M minutes"
     )
     _run_options(sub, workers, seed)
-    sub.add_argument("--json", type=Path, metavar="FILE", help="write the result as JSON")
+    sub.add_argument("--json", type=path_argument, metavar="FILE", help="write the result as JSON")
     sub.add_argument(
-        "--results", type=Path, metavar="FILE", help="the games, JSON lines; a rerun resumes"
+        "--results",
+        type=path_argument,
+        metavar="FILE",
+        help="the games, JSON lines; a rerun resumes",
     )
-    sub.add_argument("--ladder", type=Path, metavar="FILE", help="a ladder file (default: shipped)")
+    sub.add_argument(
+        "--ladder", type=path_argument, metavar="FILE", help="a ladder file (default: shipped)"
+    )
     sub.add_argument(
         "--positions",
         action="store_true",
@@ -158,7 +169,7 @@ def run_ladder_command(args: argparse.Namespace) -> int:
         return 0
     out = args.out or Path(f"{key}.ladder.json")
     results = args.results or out.with_name(out.name.removesuffix(".json") + ".games.jsonl")
-    check_output_file(out, "--out", "a ladder file")
+    check_output_file(out, "--out", "a ladder file", replaced=True)
     check_separate_files(("--out", out), ("--results", results))
     hold = load_ladder(out, key) if args.hold else None
     with exit_on_termination():
@@ -183,7 +194,7 @@ def run_evaluate_command(args: argparse.Namespace) -> int:
     """``connectn evaluate``: a rating on the ladder, the A/B test with ``--vs``, or the
     move quality with ``--positions``."""
     if args.json is not None:
-        check_output_file(args.json, "--json", "a file for the result")
+        check_output_file(args.json, "--json", "a file for the result", replaced=True)
         check_separate_files(("--results", args.results), ("--json", args.json))
     result = _move_quality(args) if args.positions else _games(args)
     if args.json is not None:

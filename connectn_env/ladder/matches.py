@@ -43,7 +43,7 @@ def open_results(
         return None
     path = check_output_file(path, "--results", "a results file")
     header = {"game": game.name, "params": game.params, "seed": seed, "move_timeout": None}
-    store = ResultsFile(path, header)
+    store = ResultsFile(path, header, option="--results")
     store.check_plan(list(labels), 2**62)
     return store
 
