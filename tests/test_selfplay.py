@@ -4,6 +4,7 @@ input. The SB3 callback is tested in ``test_selfplay_sb3.py``."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -264,21 +265,6 @@ class WrongShape:
         return np.zeros((len(action_masks), 2))
 
 
-def test_a_snapshot_with_scores_of_the_wrong_shape_changes_nothing():
-    pool = SelfPlayOpponent(latest_probability=1.0)
-    pool.add(WrongShape())
-    env = gym.make("connectn_env/TicTacToe-v0", opponent=pool)
-    env.reset(seed=0)
-    with pytest.raises(ValueError, match=r"scores of shape \(1, 2\), expected .*\(1, 9\)"):
-        env.step(4)
-    assert env.unwrapped.game_state.history() == []
-    vector = gym.make_vec("connectn_env/TicTacToe-v0", num_envs=3, opponent=pool)
-    vector.reset(seed=0)
-    with pytest.raises(ValueError, match=r"scores of shape \(3, 2\)"):
-        vector.step(np.array([0, 1, 2]))
-    assert [vector.unwrapped.game_state(i).history() for i in range(3)] == [[], [], []]
-
-
 class Filled:
     """A snapshot whose every score is ``fill``."""
 
@@ -292,26 +278,29 @@ class Filled:
         return f"<Filled {self.fill!r}>"
 
 
+RULE = r"its scores must be finite numbers, one per action"
+
+
 @pytest.mark.parametrize(
-    ("fill", "message"),
+    ("snapshot", "single", "batch"),
     [
-        (np.nan, r"the score nan for the legal action 0 of row 0"),
-        (-np.inf, r"the score -inf for the legal action 0 of row 0"),
-        ("high", r"scores that are not numbers \(could not convert string to float: .*'high'.*\)"),
+        (WrongShape(), r"scores of shape \(1, 2\), expected .*\(1, 9\)", r"of shape \(2, 2\)"),
+        (Filled(np.nan), r"the score nan for the legal action 0 of row 0: " + RULE, RULE),
+        (Filled(-np.inf), r"the score -inf for the legal action 0 of row 0: " + RULE, RULE),
+        (Filled("high"), r"not numbers \(could not convert string to float: .*'high'.*\)", RULE),
     ],
 )
-def test_scores_that_are_not_finite_numbers_name_the_snapshot(fill, message):
-    rule = r"its scores must be finite numbers, one per action"
+def test_scores_that_are_not_a_finite_number_per_action_name_the_snapshot(snapshot, single, batch):
     pool = SelfPlayOpponent(latest_probability=1.0)
-    pool.add(Filled(fill))
+    pool.add(snapshot)
     env = gym.make("connectn_env/TicTacToe-v0", opponent=pool)
     env.reset(seed=0)
-    with pytest.raises(ValueError, match=rf"^snapshot <Filled .*> returned {message}: {rule}"):
+    with pytest.raises(ValueError, match=rf"^snapshot {re.escape(repr(snapshot))} .*{single}"):
         env.step(4)
     assert env.unwrapped.game_state.history() == []
     vector = gym.make_vec("connectn_env/TicTacToe-v0", num_envs=2, opponent=pool)
     vector.reset(seed=0)
-    with pytest.raises(ValueError, match=rf"^snapshot <Filled .*> returned .*: {rule}"):
+    with pytest.raises(ValueError, match=rf"^snapshot {re.escape(repr(snapshot))} .*{batch}"):
         vector.step(np.array([0, 1]))
     assert [vector.unwrapped.game_state(i).history() for i in range(2)] == [[], []]
 
