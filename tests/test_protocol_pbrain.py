@@ -172,6 +172,11 @@ def test_bad_boards_are_refused_and_keep_the_old_position(lines, message):
         (["START 20", "INFO rule 4"], "BEGIN", "ERROR rule 4 is not supported"),
         (["START 20", "INFO rule 8"], "TURN 1,1", "ERROR rule 8 is not supported"),
         (
+            ["START 20", "INFO rule 17"],
+            "BEGIN",
+            "ERROR INFO rule 17: the protocol defines the bits 1 (exactly five), 2 (continuous",
+        ),
+        (
             ["START 20", "INFO timeout_turn soon"],
             "BEGIN",
             "ERROR INFO timeout_turn needs an integer: 'soon' is not a number of 1 to 18 ASCII",

@@ -41,6 +41,7 @@ RULE_EXACT_FIVE = 1
 RULE_CONTINUOUS = 2
 RULE_RENJU = 4
 RULE_CARO = 8
+RULES_DEFINED = RULE_EXACT_FIVE | RULE_CONTINUOUS | RULE_RENJU | RULE_CARO
 _MIN_SIDE = 5
 
 
@@ -211,7 +212,12 @@ class PbrainEngine:
             except ValueError as error:
                 self._pending_error = f"INFO {key} needs an integer: {error}"
                 return []
-            if key == "rule":
+            if key == "rule" and number & ~RULES_DEFINED:
+                self._pending_error = (
+                    f"INFO rule {number}: the protocol defines the bits 1 (exactly five), "
+                    "2 (continuous game), 4 (renju) and 8 (caro) only"
+                )
+            elif key == "rule":
                 self.rule = number
             else:
                 setattr(self, key, number)
