@@ -211,6 +211,15 @@ def test_swap_as_newer_hexgui_sends_it_a_lone_white_stone():
     assert refuse(gtp, "play w b2") == "illegal move: b2 is occupied"
 
 
+def test_showboard_keeps_the_columns_aligned_beyond_26():
+    gtp = engine(size=28)
+    ask(gtp, "play b ab1")
+    board = ask(gtp, "showboard").split("\n")
+    header, first = board[1], board[2]
+    assert header.endswith(" z aa ab") and first.endswith(" .  B")
+    assert header.index("ab") + 1 == first.index("B")  # the stone under its column's label
+
+
 def test_lone_white_stone_on_a_board_one_stone_fills_is_an_illegal_move():
     gtp = engine(size=1, swap=True)
     message = refuse(gtp, "play w a1")

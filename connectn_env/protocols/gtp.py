@@ -405,10 +405,12 @@ class GtpEngine:
                 if stone:
                     r, c = (col, row) if swapped else (row, col)
                     view[r][c] = _STONES[1 + ((stone - 1) ^ int(swapped))]
-        letters = " ".join(column_label(col) for col in range(game.cols))
+        width = len(column_label(game.cols - 1))  # 2 beyond 26 columns: aa, ab...
+        letters = " ".join(column_label(col).rjust(width) for col in range(game.cols))
         lines = ["", f"    {letters}"]
         for row in range(game.rows):
-            lines.append(f"{' ' * row}{row + 1:>3} {' '.join(view[row])}")
+            cells = " ".join(cell.rjust(width) for cell in view[row])
+            lines.append(f"{' ' * row}{row + 1:>3} {cells}")
         lines.append("B (black) connects top and bottom, W (white) left and right")
         if self.match.state.is_terminal():
             lines.append(f"game over: {self._score()}")
