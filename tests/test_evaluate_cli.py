@@ -13,7 +13,11 @@ from pathlib import Path
 
 import pytest
 
+import connectn_env.ladder
+from connectn_env.ladder.command import _require_ladder_to_replace
+
 SIX = ["connect_n", "--rows", "6", "--cols", "6", "--no-gravity"]
+SHIPPED = Path(connectn_env.ladder.__file__).parent / "data"  # the shipped ladder files
 
 
 def _connectn(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -95,3 +99,16 @@ def test_a_killed_evaluation_resumes_without_losing_or_repeating_games(tmp_path:
 
 def _lines(path: Path) -> int:
     return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+def test_ladder_build_replaces_only_a_ladder_file_of_its_game(tmp_path: Path) -> None:
+    precious = tmp_path / "notes.json"
+    precious.write_text('{"mine": true}\n')
+    for existing in (precious, SHIPPED / "connect_four.json"):
+        copy = tmp_path / f"out-{existing.name}"
+        copy.write_bytes(existing.read_bytes())
+        refused = _connectn("ladder", "build", *SIX, "--out", copy.name, cwd=tmp_path)
+        assert refused.returncode == 2
+        assert f"--out {copy.name} exists and is not a connect_n_6x6 ladder" in refused.stderr
+        assert copy.read_bytes() == existing.read_bytes()
+    _require_ladder_to_replace(SHIPPED / "connect_n_6x6.json", "connect_n_6x6")  # a rebuild

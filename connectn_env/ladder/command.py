@@ -160,6 +160,21 @@ def _bounds(text: str) -> tuple[float, float]:
     return low, high
 
 
+def _require_ladder_to_replace(out: Path, key: str) -> None:
+    """``ladder build`` replaces ``--out``: only a ladder file of ``key``, never another file.
+
+    Raises:
+        ValueError: ``out`` is not a ladder file of ``key`` (the message says why).
+    """
+    try:
+        load_ladder(out, key)
+    except ValueError as error:
+        raise ValueError(
+            f"--out {out} exists and is not a {key} ladder to rebuild ({error}); give another "
+            "--out, or remove the file"
+        ) from None
+
+
 def run_ladder_command(args: argparse.Namespace) -> int:
     """``connectn ladder build`` and ``connectn ladder show``."""
     key = ladder_key(args.game_config)
@@ -171,6 +186,8 @@ def run_ladder_command(args: argparse.Namespace) -> int:
     results = args.results or out.with_name(out.name.removesuffix(".json") + ".games.jsonl")
     check_output_file(out, "--out", "a ladder file", replaced=True)
     check_separate_files(("--out", out), ("--results", results))
+    if out.exists() and not args.hold:
+        _require_ladder_to_replace(out, key)
     hold = load_ladder(out, key) if args.hold else None
     with exit_on_termination():
         ladder = build_ladder(
