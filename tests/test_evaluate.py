@@ -110,7 +110,8 @@ def test_a_rung_that_cannot_play_stops_the_rating_instead_of_lifting_it(
 ) -> None:
     unbuildable = _with_rung_spec(tiny, "uct-100", "arena_helpers:not_an_agent")
     results = tmp_path / "never.jsonl"
-    with pytest.raises(ValueError, match=r"ladder rung 'uct-100' \(arena_helpers:not_an_agent\)"):
+    message = r"ladder rung 'uct-100' cannot play .*: TypeError: agent factory arena_helpers:not_an"
+    with pytest.raises(ValueError, match=message):
         evaluate("random", ladder=unbuildable, games=4, workers=1, results=results)
     assert not results.exists()
     crashing = _with_rung_spec(tiny, "random", "arena_helpers:crashing")  # the nearest rung

@@ -21,7 +21,6 @@ from typing import Any
 
 from connectn_env.arena.plan import GameTask, pairing_task
 from connectn_env.arena.progress import Progress
-from connectn_env.arena.worker import describe_error
 from connectn_env.elo import PairingStats, Scored, expected_score
 from connectn_env.games.validation import require_int, require_number
 from connectn_env.ladder.candidates import Candidate, check_candidate, make_candidate
@@ -244,23 +243,15 @@ def _budget(games: int | None, minutes: float | None) -> tuple[int, float | None
 
 
 def _check_rungs(ladder: Ladder) -> None:
-    """Build every rung's agent once: a rung that cannot play would lose every game and
-    lift the candidate's rating.
+    """Check every rung as a candidate is checked (built once, asked about the game): a rung
+    that cannot play would lose every game and lift the candidate's rating.
 
     Raises:
         ValueError: the message names the rung and what is wrong.
     """
     for rung in ladder.rungs:
-        try:
-            spec = parse_agent_spec(rung.spec)
-            spec.check_game(ladder.game)
-            spec.build(0)
-        except Exception as error:
-            kind, message = describe_error(error)
-            raise ValueError(
-                f"ladder rung {rung.label!r} ({rung.spec}) cannot play {ladder.game}: {kind}: "
-                f"{message}; the ladder cannot rate a candidate"
-            ) from None
+        entry = Candidate(rung.label, parse_agent_spec(rung.spec), False)
+        check_candidate(entry, ladder.game, role="ladder rung")
 
 
 def _count(counts: dict[str, list[int]], result: Any, label: str) -> None:
