@@ -74,6 +74,20 @@ def test_every_guide_page_is_in_the_table_of_contents_and_linked_from_the_readme
         assert f"]({page}.md)" in index, page
 
 
+def test_model_cards_sit_under_one_page_not_at_the_top_of_the_sidebar() -> None:
+    """The sidebar lists topics; the model cards hang under "Pretrained networks"."""
+    top = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    top_toctree = re.search(r"```\{toctree\}\n(.*?)```", top, re.S)[1].split()
+    assert [entry for entry in top_toctree if entry.startswith("models/")] == ["models/index"]
+    models = (ROOT / "docs" / "models" / "index.md").read_text(encoding="utf-8")
+    entries = re.search(r"```\{toctree\}\n(.*?)```", models, re.S)[1].split()
+    toctree = [entry for entry in entries if not entry.startswith(":")]
+    cards = sorted(p.stem for p in (ROOT / "docs" / "models").glob("*.md") if p.stem != "index")
+    assert sorted(toctree) == cards
+    for card in cards:
+        assert f"]({card}.md)" in models, card
+
+
 def test_the_openspiel_table_lists_every_registered_name() -> None:
     from connectn_env.openspiel_games import spiel_games
 
