@@ -150,7 +150,9 @@ def run_budget(
     and sized from it the next chunk had no simulation: the search ended after one). Each
     later one grows at most ``_CHUNK_GROWTH``-fold and is sized from the last one's measured
     cost per simulation to take at most ``_CHUNK_SHARE`` of the time left (and at most
-    ``_CHUNK_SECONDS``); then ``prepare`` may take as long again to make ready (the tree's
+    ``_CHUNK_SECONDS``, unless one simulation takes longer: then a chunk is one simulation
+    while it fits in that share; a network's on a busy CPU took 30 ms, and the search
+    stopped after two); then ``prepare`` may take as long again to make ready (the tree's
     memory) what it can of the chunk, which is cut to that and sized again from the clock,
     so that it ends well within the budget. Without a time limit chunks start at
     ``_FIRST_CHUNK`` simulations and double.
@@ -174,12 +176,16 @@ def run_budget(
     chunk = _FIRST_CHUNK if time_limit is None else 1
 
     def fitted(ask: int) -> tuple[int, float]:
-        """``ask`` cut to the time left (0: none), and the seconds it may take."""
+        """``ask`` cut to the time left (0: none), and when it must end."""
         now = time.perf_counter()
-        seconds = min((time_limit - (now - start)) * _CHUNK_SHARE, _CHUNK_SECONDS)
+        share = (time_limit - (now - start)) * _CHUNK_SHARE
+        seconds = min(share, _CHUNK_SECONDS)
         if seconds <= 0:
             return 0, 0.0
-        return (ask if cost == 0 else min(ask, int(seconds / cost))), now + seconds
+        if cost == 0:
+            return ask, now + seconds
+        seconds = max(seconds, min(cost, share))  # one slow simulation, while it fits
+        return min(ask, int(seconds / cost)), now + seconds
 
     while simulations is None or done < simulations:
         ask = chunk if simulations is None else min(chunk, simulations - done)

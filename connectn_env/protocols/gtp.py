@@ -26,8 +26,10 @@ says), ``kgs-time_settings`` (``none``, ``absolute``, ``canadian``, ``byoyomi``:
 and ``time_left COLOUR SECONDS STONES`` set the clocks; ``genmove`` thinks for the share that
 :class:`~connectn_env.protocols.clock.TimeSystem` allocates (the remaining time over the
 moves left to plan, as ``connectn pbrain`` does), less a safety margin, and counts its
-thinking against its own clock until the next ``time_left``. ``boardsize`` and
-``clear_board`` start the clocks again.
+thinking against its own clock until the next ``time_left``. That share bounds a built-in
+search or alpha-beta agent whatever its own budget (a ``--level`` included); an agent of a
+user's factory cannot be stopped, and a move of its that runs over is said on stderr.
+``boardsize`` and ``clear_board`` start the clocks again.
 
 Responses follow GTP 2: ``=[id] result`` or ``?[id] message`` and an empty line; a
 malformed or impossible command gets a ``?`` answer (``syntax error``, ``illegal move``,
@@ -91,8 +93,8 @@ class GtpEngine:
     """The GTP engine state: the board, the agent, and the command table.
 
     Args:
-        agent: The engine's player: anything with ``act(env)`` (a search agent thinks for its
-            own time or simulation limit).
+        agent: The engine's player: anything with ``act(env)`` (see
+            :func:`~connectn_env.protocols.match.choose_action` for how the clock bounds it).
         size: Side of the board until ``boardsize`` says otherwise.
         swap: Whether the swap (pie) rule is on: ``swap-pieces`` is then white's legal first
             move, and the agent may choose it.

@@ -13,36 +13,50 @@ __all__ = ["ProtocolMatch", "choose_action"]
 
 
 def choose_action(agent: Any, env: Any, budget: float | None = None) -> tuple[int, str]:
-    """The agent's action for ``env.agent_selection``, and a line about the search.
+    """The agent's action for ``env.agent_selection``, and a line about its thinking.
 
     Args:
-        agent: Anything with ``act(env)``. A search agent (``MCTSAgent``, ``PUCTAgent``)
-            stops at its own limit or after ``budget`` seconds, whichever comes first; other
-            agents are asked ``act(env)`` and are expected to answer quickly.
+        agent: Anything with ``act(env)``. A built-in search agent (``MCTSAgent``,
+            ``PUCTAgent``, ``AlphaZeroAgent``) or ``AlphaBetaAgent`` stops after ``budget``
+            seconds or at its own budget (simulations, depth, nodes, time), whichever comes
+            first (:func:`agents.deadline.time_bounded`): a level's budget is its ceiling,
+            the clock its limit. Any other agent (a user's factory) is asked ``act(env)`` and
+            cannot be stopped: the protocol waits for it, and the note says by how much it
+            ran over.
         env: The AEC env, at the position to move from (not modified).
-        budget: Seconds of thinking allowed, or None for the agent's own limit.
+        budget: Seconds of thinking allowed, or None for the agent's own budget.
 
     Returns:
-        ``(action, note)``; ``note`` is ``""`` or, for a search agent, its simulation count,
-        time and value estimate.
+        ``(action, note)``; ``note`` is, for a search agent, its simulation count, time and
+        value estimate; for alpha-beta its depth, nodes, time and value; for another agent
+        ``""``, or its time when it ran over the budget.
     """
-    from agents import MCTSAgent, PUCTAgent
-
-    if not isinstance(agent, MCTSAgent | PUCTAgent):
-        return int(agent.act(env)), ""
+    from agents import AlphaBetaAgent
+    from agents.deadline import time_bounded
+    from agents.search import SearchAgent
 
     start = time.perf_counter()
-
-    def stop(simulations: int, seconds: float, value: float) -> bool:
-        # Wall-clock time since the call: the search's own clock starts after its set-up.
-        return budget is not None and time.perf_counter() - start >= budget
-
-    result = agent.search(env, progress=stop)
-    note = (
-        f"{result.simulations} simulations in {result.elapsed:.2f} s, "
-        f"value {result.root_value:+.2f} for the side to move"
-    )
-    return int(result.action), note
+    with time_bounded(agent, budget):
+        if isinstance(agent, SearchAgent):
+            found = agent.search(env)
+            return int(found.action), (
+                f"{found.simulations} simulations in {found.elapsed:.2f} s, "
+                f"value {found.root_value:+.2f} for the side to move"
+            )
+        if isinstance(agent, AlphaBetaAgent):
+            result = agent.analyse(env)
+            return int(result.action), (
+                f"depth {result.depth}, {result.nodes} nodes in {result.elapsed:.2f} s, "
+                f"value {result.value:+.2f} for the side to move"
+            )
+    action = int(agent.act(env))
+    elapsed = time.perf_counter() - start
+    if budget is not None and elapsed > budget:
+        return action, (
+            f"took {elapsed:.2f} s, over the clock's {budget:.2f} s: this agent cannot be "
+            "stopped by the clock"
+        )
+    return action, ""
 
 
 class ProtocolMatch:

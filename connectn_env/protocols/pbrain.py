@@ -9,13 +9,14 @@ from 0, the origin at the top left.
 
 Time: the agent's thinking per move is capped at ``INFO timeout_turn`` and at a share of
 ``INFO time_left`` (``time_left / MOVES_TO_PLAN``, :mod:`connectn_env.protocols.clock`),
-minus a safety margin; ``timeout_turn 0`` means as fast as possible (one batch of
-simulations). A search agent
-(``MCTSAgent``, ``PUCTAgent``) stops at that budget or at its own limit, whichever comes
-first; other agents are asked ``act(env)`` as is. ``INFO rule``: 0 freestyle, 1 exactly
-five; renju (4) and caro (8) are refused with ``ERROR`` at the next command, as the
-protocol asks. The compiled search is warmed up at ``START`` (initialisation is not part of
-the time for a turn). Every number is read by
+minus a safety margin; ``timeout_turn 0`` means as fast as possible (about 10 ms). A
+built-in search agent (``mcts``, ``puct``, ``az``) or alpha-beta (``ab``) stops at that budget
+or at its own (simulations, depth, nodes, time), whichever comes first: every ``--level``
+included (:func:`~connectn_env.protocols.match.choose_action`); any other agent is asked
+``act(env)`` and cannot be stopped (a ``DEBUG`` line says when it ran over). ``INFO
+rule``: 0 freestyle, 1 exactly five; renju (4) and caro (8) are refused with ``ERROR`` at the
+next command, as the protocol asks. The compiled search is warmed up at ``START``
+(initialisation is not part of the time for a turn). Every number is read by
 :func:`~connectn_env.protocols.numbers.parse_integer` (ASCII digits, bounded length); a
 command that fails for any reason is answered with ``ERROR`` and the brain goes on.
 """

@@ -25,19 +25,38 @@ index back, holds it weakly, and if it is collected before the index is written 
 function passed as an argument, from code that has since dropped it), writing the index
 raised ``ReferenceError`` (seen once in a parallel test run); such an entry would only be
 compiled again.
+
+A cache that is damaged or cannot be written never stops a program: an entry that cannot be
+read (a truncated or emptied ``.nbc`` file, an ``.nbi`` index of garbage: numba raised
+``EOFError``, ``UnpicklingError`` or ``UnicodeDecodeError`` on every run) is compiled again
+and rewritten, and a cache that cannot be written (a full disk, no writable directory: numba
+raised ``OSError`` after the compile, or ``RuntimeError`` at import) leaves the compiled code
+in memory for the run. Each is said once per process, as a warning of the
+``connectn_env.cache`` logger (one line on stderr unless the program configures logging).
 """
 
 from __future__ import annotations
 
-import pickle
+import logging
 from typing import Any
 
 import numba
 from numba.core import types
-from numba.core.caching import FunctionCache, IndexDataCacheFile
+from numba.core.caching import FunctionCache, IndexDataCacheFile, NullCache
 from numba.core.registry import CPUDispatcher
 
-__all__ = ["njit"]
+__all__ = ["CACHE_LOGGER", "njit"]
+
+CACHE_LOGGER = "connectn_env.cache"
+_logger = logging.getLogger(CACHE_LOGGER)
+_told: set[str] = set()  # the kinds of cache trouble already said in this process
+
+
+def _tell_once(kind: str, message: str) -> None:
+    """Log ``message`` as a warning, the first time trouble of ``kind`` happens."""
+    if kind not in _told:
+        _told.add(kind)
+        _logger.warning(message)
 
 
 def _plain(argument_type: types.Type) -> types.Type:
@@ -59,7 +78,10 @@ class _TolerantIndex(IndexDataCacheFile):
     def _load_index(self) -> dict[Any, Any]:
         try:
             return super()._load_index()
-        except (AttributeError, ImportError, EOFError, pickle.UnpicklingError, TypeError):
+        except (AttributeError, ImportError):  # an older package's index: stale, said nothing
+            return {}
+        except Exception as error:  # any damage: garbage unpickles to any error
+            _tell_damaged(self._index_path, error)
             return {}
 
     def _save_index(self, overloads: dict[Any, Any]) -> None:
@@ -78,11 +100,53 @@ class _TolerantIndex(IndexDataCacheFile):
 
 
 class _TolerantCache(FunctionCache):
-    """numba's per-function cache with a :class:`_TolerantIndex`."""
+    """numba's per-function cache with a :class:`_TolerantIndex`: an entry that cannot be
+    loaded is compiled again (and rewritten by the save that follows), a save that fails
+    leaves the compiled code in memory."""
 
     def __init__(self, py_func: Any) -> None:
         super().__init__(py_func)
         self._cache_file.__class__ = _TolerantIndex
+
+    def load_overload(self, sig: Any, target_context: Any) -> Any:
+        try:
+            return super().load_overload(sig, target_context)
+        except Exception as error:  # a damaged data file, or one that cannot be rebuilt
+            function = f"{self._py_func.__module__}.{self._py_func.__qualname__}"
+            _tell_damaged(f"{self._cache_path} (an entry of {function})", error)
+            return None
+
+    def save_overload(self, sig: Any, data: Any) -> None:
+        try:
+            super().save_overload(sig, data)
+        except OSError as error:  # a full disk, a directory that became read-only
+            _tell_unwritable(error)
+
+
+def _tell_damaged(where: str, error: Exception) -> None:
+    _tell_once(
+        "damaged",
+        f"numba's cache could not be read at {where} ({type(error).__name__}: {error}); "
+        "what it held is compiled again and rewritten",
+    )
+
+
+def _tell_unwritable(error: Exception) -> None:
+    _tell_once(
+        "unwritable",
+        f"numba's cache cannot be written ({type(error).__name__}: {error}); compiled code "
+        "is kept in memory for this run",
+    )
+
+
+def _disk_cache(function: Any) -> FunctionCache | NullCache:
+    """A :class:`_TolerantCache` for ``function``, or no cache (said once) where numba finds
+    no directory it can write (it raises ``RuntimeError``: no locator available)."""
+    try:
+        return _TolerantCache(function)
+    except RuntimeError as error:
+        _tell_unwritable(error)
+        return NullCache()
 
 
 class PlainArgsDispatcher(CPUDispatcher):
@@ -97,12 +161,14 @@ class PlainArgsDispatcher(CPUDispatcher):
 def njit(*args: Any, **options: Any) -> Any:
     """``numba.njit`` (same arguments) making a :class:`PlainArgsDispatcher`."""
 
+    cache = options.pop("cache", False)
+
     def decorate(function: Any) -> Any:
-        dispatcher = numba.njit(**options)(function)
+        dispatcher = numba.njit(**options)(function)  # numba's cache is replaced by ours
         if isinstance(dispatcher, CPUDispatcher):
             dispatcher.__class__ = PlainArgsDispatcher
-            if options.get("cache"):
-                dispatcher._cache = _TolerantCache(function)
+            if cache:
+                dispatcher._cache = _disk_cache(function)
         return dispatcher
 
     if args and callable(args[0]) and not options:
