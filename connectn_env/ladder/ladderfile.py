@@ -12,6 +12,12 @@ A file is JSON (``connectn_env/ladder/data/<key>.json`` ships one per game that 
 
 ``provisional`` is true when a rating's interval is wider than +-35 Elo (the target) or the
 builder asked for it.
+
+A ladder file is data, whoever wrote it: its rungs may name built-in agents only (random,
+mcts, puct, ab, az, perfect), checked before anything is imported. A rung that names a
+factory (``module:callable``) is refused unless the reader allows factories
+(``allow_factories=True``; ``--allow-factories`` on the command line): then loading the file
+imports their modules and rating on it calls them, as a command line naming them would.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from connectn_env.games.config import GameConfig
 from connectn_env.ladder.fit import calibration
 from connectn_env.ladder.games import LADDER_GAMES, ladder_key
 from connectn_env.safe_files import read_regular_bytes
-from connectn_env.specs import parse_agent_spec
+from connectn_env.specs import BUILTIN_KINDS, parse_agent_spec
 
 __all__ = [
     "DATA",
@@ -202,19 +208,23 @@ class Ladder:
         }
 
     @classmethod
-    def from_json(cls, data: Any, source: str, key: str | None = None) -> Ladder:
+    def from_json(
+        cls, data: Any, source: str, key: str | None = None, *, allow_factories: bool = False
+    ) -> Ladder:
         """A ladder from JSON data, every field checked.
 
         Args:
             data: The parsed file.
             source: What to call it in messages (the file's path).
             key: The game it must be the ladder of, or None for any.
+            allow_factories: Accept rungs that name factories (``module:callable``): their
+                modules are imported (their code runs). False: built-in agents only.
 
         Raises:
-            ValueError: a missing or bad field, or the ladder of another game (the message
-                names ``source`` and what is wrong).
+            ValueError: a missing or bad field, a factory not allowed, or the ladder of
+                another game (the message names ``source`` and what is wrong).
         """
-        return _parse(data, source, key)
+        return _parse(data, source, key, allow_factories)
 
 
 def _ci(rung: LadderRung) -> str:
@@ -248,16 +258,20 @@ def shipped_ladder(game: Any) -> Ladder:
     return load_ladder(path, key)
 
 
-def load_ladder(path: str | Path, game: Any = None) -> Ladder:
+def load_ladder(path: str | Path, game: Any = None, *, allow_factories: bool = False) -> Ladder:
     """Read and check a ladder file.
 
     Args:
         path: The file.
         game: The game it must be the ladder of (a ladder key, a game name, a
             ``GameConfig``...), or None for any.
+        allow_factories: Accept rungs that name factories (``module:callable``), whose
+            modules are imported here (their code runs); False: built-in agents only, checked
+            before any import.
 
     Raises:
-        ValueError: the file is not a readable ladder, or is another game's (named).
+        ValueError: the file is not a readable ladder, names a factory not allowed, or is
+            another game's (named).
     """
     key = None if game is None else ladder_key(game)
     path = Path(path)
@@ -268,7 +282,7 @@ def load_ladder(path: str | Path, game: Any = None) -> Ladder:
         raise ValueError(f"{path}: not a readable ladder file: {error}") from None
     except json.JSONDecodeError as error:
         raise ValueError(f"{path}: not a ladder file: invalid JSON ({error.msg})") from None
-    return _parse(data, str(path), key)
+    return _parse(data, str(path), key, allow_factories)
 
 
 def save_ladder(ladder: Ladder, path: str | Path) -> Path:
@@ -278,7 +292,7 @@ def save_ladder(ladder: Ladder, path: str | Path) -> Path:
     return write_text_atomically(path, json.dumps(ladder.to_json(), indent=1) + "\n")
 
 
-def _parse(data: Any, source: str, key: str | None) -> Ladder:
+def _parse(data: Any, source: str, key: str | None, allow_factories: bool) -> Ladder:
     def fail(message: str) -> ValueError:
         return ValueError(f"{source}: {message}")
 
@@ -295,7 +309,7 @@ def _parse(data: Any, source: str, key: str | None) -> Ladder:
         raise fail(f"its game {game!r} is not {own_key}'s ({expected})")
     if key is not None and own_key != key:
         raise fail(f"the ladder of {own_key}, not of {key}")
-    rungs = _rungs(data.get("rungs"), fail)
+    rungs = _rungs(data.get("rungs"), fail, allow_factories)
     labels = [r.label for r in rungs]
     pairings = _pairings(data.get("pairings"), labels, fail)
     fixed = data.get("fixed", [])
@@ -338,7 +352,7 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _rungs(value: Any, fail: Any) -> list[LadderRung]:
+def _rungs(value: Any, fail: Any, allow_factories: bool) -> list[LadderRung]:
     if not isinstance(value, list) or not value:
         raise fail("'rungs' must be a non-empty list")
     rungs = []
@@ -351,9 +365,9 @@ def _rungs(value: Any, fail: Any) -> list[LadderRung]:
         if not isinstance(label, str) or not label or any(r.label == label for r in rungs):
             raise fail(f"rung {number}: label {label!r} must be a new non-empty string")
         try:
-            parse_agent_spec(spec, allow_human=False)
+            parse_agent_spec(spec, allow_human=False, allow_factories=allow_factories)
         except (TypeError, ValueError) as error:
-            raise fail(f"rung {label!r}: bad spec: {error}") from None
+            raise fail(f"rung {label!r}: bad spec: {error}{_factory_note(spec)}") from None
         if not (
             _number(rating)
             and isinstance(ci95, list)
@@ -373,6 +387,16 @@ def _rungs(value: Any, fail: Any) -> list[LadderRung]:
     if anchor is None or anchor.rating != 0:
         raise fail("the rung with spec 'random' must be there, rated 0")
     return rungs
+
+
+def _factory_note(spec: Any) -> str:
+    """How to accept a rung that names a factory (``""`` for a built-in agent's spec)."""
+    if not isinstance(spec, str) or spec.strip().partition(":")[0] in BUILTIN_KINDS:
+        return ""
+    return (
+        "; a ladder file is data and runs no code: a rung naming a factory loads only with "
+        "allow_factories=True (--allow-factories), which imports and runs it"
+    )
 
 
 def _pairings(value: Any, labels: list[str], fail: Any) -> list[PairingStats]:

@@ -1,0 +1,108 @@
+"""Files are data: a ladder file whose rungs name code (``os:system:...``, a module that
+runs code when imported) is refused by name before anything is imported, unless the user
+allows factories; the command line says so too."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from connectn_env.elo import PairingStats
+from connectn_env.ladder import Ladder, LadderRung, load_ladder, save_ladder
+from connectn_env.specs import parse_agent_spec
+
+SIX = ["connect_n", "--rows", "6", "--cols", "6", "--no-gravity"]
+ALLOWED = "only the built-in agents are allowed here: random, mcts, puct, ab, az, perfect"
+EVIL_MODULE = "evil_rung_module"  # writes MARKER in the current folder when imported
+
+
+def _ladder(spec: str) -> Ladder:
+    return Ladder(
+        key="connect_n_6x6",
+        rungs=(
+            LadderRung("random", "random", 0.0, (0.0, 0.0), 20),
+            LadderRung("uct-10", spec, 210.5, (150.0, 271.0), 20),
+        ),
+        pairings=(PairingStats("random", "uct-10", 3, 1, 16, 0, 0),),
+        games_per_pair=20,
+    )
+
+
+@pytest.fixture
+def evil(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder (the current one, on ``sys.path``) with a module whose import writes MARKER,
+    and ladders whose rung ``uct-10`` is ``os:system:command=touch MARKER`` or that module."""
+    (tmp_path / f"{EVIL_MODULE}.py").write_text(
+        "from pathlib import Path\nPath('MARKER').touch()\ndef make(seed=None):\n    return None\n"
+    )
+    save_ladder(_ladder("os:system:command=touch MARKER"), tmp_path / "system.json")
+    save_ladder(_ladder(f"{EVIL_MODULE}:make"), tmp_path / "module.json")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, EVIL_MODULE, raising=False)
+    return tmp_path
+
+
+@pytest.mark.parametrize("name", ["system.json", "module.json"])
+def test_a_ladder_rung_naming_code_is_refused_before_any_import(evil: Path, name: str) -> None:
+    with pytest.raises(ValueError, match=ALLOWED) as error:
+        load_ladder(evil / name)
+    message = str(error.value)
+    assert f"{evil / name}: rung 'uct-10': bad spec" in message and "--allow-factories" in message
+    data = json.loads((evil / name).read_text())
+    with pytest.raises(ValueError, match=ALLOWED):
+        Ladder.from_json(data, name)
+    assert not (evil / "MARKER").exists() and EVIL_MODULE not in sys.modules
+
+
+def test_allowing_factories_imports_them_as_a_command_line_would(evil: Path) -> None:
+    ladder = load_ladder(evil / "module.json", allow_factories=True)
+    assert ladder.rung("uct-10").spec == f"{EVIL_MODULE}:make"
+    assert (evil / "MARKER").exists()  # what the option means: the module's code ran
+
+
+def test_specs_parsed_as_built_ins_only_refuse_every_factory() -> None:
+    for text in ("os:system:command=touch MARKER", "subprocess:getoutput:cmd=id", "a.b:c"):
+        with pytest.raises(ValueError, match=ALLOWED):
+            parse_agent_spec(text, allow_factories=False)
+    assert parse_agent_spec("mcts:simulations=5", allow_factories=False).kind == "mcts"
+    with pytest.raises(TypeError, match="allow_factories must be a bool"):
+        parse_agent_spec("random", allow_factories=1)
+
+
+def _connectn(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    executable = shutil.which("connectn", path=os.path.dirname(sys.executable))
+    path = os.pathsep.join(filter(None, [str(cwd), os.environ.get("PYTHONPATH")]))
+    return subprocess.run(
+        [executable, *args],
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": path},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_the_commands_refuse_a_ladder_naming_code_and_allow_it_only_when_told(evil: Path) -> None:
+    for name in ("system.json", "module.json"):
+        shown = _connectn("ladder", "show", *SIX, "--file", name, cwd=evil)
+        assert shown.returncode == 2 and "rung 'uct-10'" in shown.stderr and ALLOWED in shown.stderr
+        rated = _connectn(
+            "evaluate", *SIX, "random", "--games", "2", "--workers", "1", "--ladder", name, cwd=evil
+        )
+        assert rated.returncode == 2 and ALLOWED in rated.stderr
+        assert not (evil / "MARKER").exists()
+    alone = _connectn("ladder", "show", *SIX, "--allow-factories", cwd=evil)
+    assert alone.returncode == 2 and "it goes with --file FILE" in alone.stderr
+    allowed = _connectn(
+        "ladder", "show", *SIX, "--file", "module.json", "--allow-factories", cwd=evil
+    )
+    assert allowed.returncode == 0, allowed.stderr
+    assert f"{EVIL_MODULE}:make" in allowed.stdout and (evil / "MARKER").exists()
