@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -106,3 +107,88 @@ def test_the_commands_refuse_a_ladder_naming_code_and_allow_it_only_when_told(ev
     )
     assert allowed.returncode == 0, allowed.stderr
     assert f"{EVIL_MODULE}:make" in allowed.stdout and (evil / "MARKER").exists()
+
+
+class _Payload:
+    """Pickled, it runs ``touch PATH`` when unpickled."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple:
+        return (os.system, (f"touch '{self.path}'",))
+
+
+def _with_payload(model: Path, out: Path, marker: Path, where: str) -> Path:
+    """A copy of the SB3 zip ``model`` whose setting ``where`` (or, for ``"policy.pth"``,
+    its weights file) is a pickle that writes ``marker``."""
+    import base64
+    import io
+    import pickle
+    import zipfile
+
+    import torch
+
+    with zipfile.ZipFile(model) as source, zipfile.ZipFile(out, "w") as target:
+        for item in source.infolist():
+            content = source.read(item.filename)
+            if item.filename == "data" and where != "policy.pth":
+                data = json.loads(content)
+                blob = base64.b64encode(pickle.dumps(_Payload(marker))).decode()
+                data[where] = {":type:": "<class 'object'>", **data.get(where, {})}
+                data[where][":serialized:"] = blob
+                content = json.dumps(data).encode()
+            elif item.filename == where:
+                buffer = io.BytesIO()
+                torch.save({"weights": _Payload(marker)}, buffer)
+                content = buffer.getvalue()
+            target.writestr(item, content)
+    return out
+
+
+@pytest.fixture(scope="module")
+def sb3_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("sb3_contrib")
+    import gymnasium as gym
+    from stable_baselines3 import PPO
+
+    import connectn_env  # noqa: F401  (registers the envs)
+
+    path = tmp_path_factory.mktemp("sb3") / "ttt.zip"
+    PPO("MlpPolicy", gym.make("connectn_env/TicTacToe-v0"), n_steps=16, batch_size=16).save(path)
+    return path
+
+
+def _check_sb3(spec: str) -> None:
+    from connectn_env.games.config import GameConfig
+    from connectn_env.ladder.candidates import check_candidate, make_candidate
+
+    check_candidate(make_candidate(spec), GameConfig("tictactoe"))
+
+
+def test_an_sb3_zip_never_runs_a_pickle_it_holds(sb3_model: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "MARKER"
+    rebuilt = _with_payload(sb3_model, tmp_path / "class.zip", marker, "policy_class")
+    _check_sb3(f"sb3:path={rebuilt}")  # the class is rebuilt from its name: the model plays
+    unknown = _with_payload(sb3_model, tmp_path / "unknown.zip", marker, "surprise")
+    risk = (
+        r"its setting 'surprise' is a pickled object .* unpickling runs whatever code the "
+        rf"file holds .*: sb3:path={re.escape(str(unknown))},unpickle=true"
+    )
+    with pytest.raises(ValueError, match=risk):
+        _check_sb3(f"sb3:path={unknown}")
+    weights = _with_payload(sb3_model, tmp_path / "weights.zip", marker, "policy.pth")
+    with pytest.raises(ValueError, match=r"its 'policy\.pth' is not weights only"):
+        _check_sb3(f"sb3:path={weights}")
+    assert not marker.exists()
+    _check_sb3(f"sb3:path={unknown},unpickle=true")  # what the option means: SB3 unpickles
+    assert marker.exists()
+
+
+@pytest.mark.slow  # about 10 s: the command imports torch and SB3
+def test_evaluate_refuses_an_sb3_zip_holding_a_pickle(sb3_model: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "MARKER"
+    _with_payload(sb3_model, tmp_path / "evil.zip", marker, "observation_space_extra")
+    done = _connectn("evaluate", "connect_four", "sb3:path=evil.zip", cwd=tmp_path)
+    assert done.returncode == 2 and "unpickling runs whatever code" in done.stderr
+    assert not marker.exists()
