@@ -200,7 +200,8 @@ def evaluate(
     local = entry.local
     if workers is None:
         workers = 1 if local else os.cpu_count() or 1
-    store = open_results(results, ladder.game, seed, [label, *ladder.labels])
+    specs = [entry.spec, *(rung.spec for rung in ladder.rungs)]
+    store = open_results(results, ladder.game, seed, [label, *ladder.labels], specs)
     counts = {rung.label: [0, 0, 0, 0] for rung in ladder.rungs}  # W, D, L, errors
     finished: set[tuple[str, str, int]] = set()
     for result in store.stream() if store else ():
