@@ -78,7 +78,8 @@ def add_evaluate_options(
     sub.add_argument(
         "candidate",
         metavar="CANDIDATE",
-        help="an agent spec, module:callable, or sb3:path=MODEL.zip (MaskablePPO or PPO)",
+        help="an agent spec, module:callable, or sb3:path=MODEL.zip (MaskablePPO or PPO, loaded "
+        "without unpickling; sb3:path=MODEL.zip,unpickle=true runs the code pickled in it)",
     )
     budget = sub.add_mutually_exclusive_group()
     budget.add_argument(
@@ -126,9 +127,9 @@ def _allow_factories_option(sub: argparse.ArgumentParser, option: str) -> None:
     sub.add_argument(
         "--allow-factories",
         action="store_true",
-        help=f"let the {option} file's rungs name module:callable factories: importing and "
-        "calling them runs their code (only for a file you trust as a program); without it "
-        "a ladder file may name built-in agents only",
+        help=f"let the rungs of the ladder file ({option}) name module:callable factories: "
+        "importing and calling them runs their code (only for a file you trust as a program); "
+        "without it a ladder file may name built-in agents only",
     )
 
 
