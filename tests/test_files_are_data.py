@@ -192,3 +192,26 @@ def test_evaluate_refuses_an_sb3_zip_holding_a_pickle(sb3_model: Path, tmp_path:
     done = _connectn("evaluate", "connect_four", "sb3:path=evil.zip", cwd=tmp_path)
     assert done.returncode == 2 and "unpickling runs whatever code" in done.stderr
     assert not marker.exists()
+
+
+def test_an_sb3_path_naming_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
+    """The zip is read through the suite's reader of regular files (it was opened by SB3,
+    which waited for a writer for ever)."""
+    import threading
+
+    pytest.importorskip("sb3_contrib")
+    fifo = tmp_path / "model.zip"
+    os.mkfifo(fifo)
+    errors: list[Exception] = []
+
+    def check() -> None:
+        try:
+            _check_sb3(f"sb3:path={fifo}")
+        except ValueError as error:
+            errors.append(error)
+
+    thread = threading.Thread(target=check, daemon=True)
+    thread.start()
+    thread.join(timeout=60)
+    assert not thread.is_alive(), "the FIFO was waited on"
+    assert len(errors) == 1 and "FIFO" in str(errors[0])
