@@ -24,6 +24,7 @@ __all__ = ["PlayedBy", "played_by", "played_fields", "read_played"]
 
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _CHUNK = 2**20
+_MAX_DIGESTED = 2**30  # bytes of a file an agent is built from
 
 
 @dataclass(frozen=True)
@@ -66,11 +67,11 @@ def played_by(spec: Any, game: GameConfig) -> PlayedBy | None:
 
 
 def _file_digest(path: str) -> str | None:
-    """The SHA-256 of the regular file ``path`` (None if it is not one: a factory's path may
-    name anything)."""
+    """The SHA-256 of the regular file ``path`` (None if it is not one, or is over 1 GiB: a
+    factory's path may name anything)."""
     hasher = hashlib.sha256()
     try:
-        with open_regular_file(path, max_bytes=None) as stream:
+        with open_regular_file(path, max_bytes=_MAX_DIGESTED) as stream:
             while chunk := stream.read(_CHUNK):
                 hasher.update(chunk)
     except (OSError, ValueError):
