@@ -25,7 +25,9 @@ A factory is called with its keys as keyword arguments, plus ``seed=`` when its 
 accepts a ``seed`` parameter (or ``**kwargs``) and the spec does not set one; it must return
 an object with ``act(env) -> int``. **A spec runs code**: parsing a ``module:callable`` spec
 imports the module and building it calls the callable, whatever they are (``os:system``
-too), so take specs only from people you would let run commands.
+too), so take specs only from people you would let run commands. Specs read from files (a
+ladder's rungs) are parsed with ``allow_factories=False``: built-in agents only, a factory
+refused before anything is imported.
 
 A ``seed`` key fixes the agent's seed; without one, :meth:`AgentSpec.build` uses the seed
 it is given (the arena derives one per game, so games differ but are reproducible).
@@ -45,7 +47,7 @@ from agents.rules import MCTS_SELECTIONS, PUCT_SELECTIONS
 from connectn_env.games.validation import require_int
 from connectn_env.memory_limits import check_max_nodes
 
-__all__ = ["BUILTIN_KINDS", "MAX_SPEC_LENGTH", "AgentSpec", "parse_agent_spec"]
+__all__ = ["BUILTIN_AGENTS", "BUILTIN_KINDS", "MAX_SPEC_LENGTH", "AgentSpec", "parse_agent_spec"]
 
 Value = bool | int | float | str
 MAX_SPEC_LENGTH = 1000  # characters of a spec
@@ -121,6 +123,7 @@ _KEYS: dict[str, dict[str, _Key]] = {
     "human": {},
 }
 BUILTIN_KINDS = tuple(_KEYS)
+BUILTIN_AGENTS = tuple(kind for kind in _KEYS if kind != "human")  # what plays unattended
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 _INT = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: no full-width digits
@@ -263,23 +266,29 @@ class AgentSpec:
         return self.kind + ":" + ",".join(f"{k}={_format(v)}" for k, v in self.options)
 
 
-def parse_agent_spec(text: str, *, allow_human: bool = True) -> AgentSpec:
+def parse_agent_spec(
+    text: str, *, allow_human: bool = True, allow_factories: bool = True
+) -> AgentSpec:
     """Parse and validate an agent spec (see the module docstring for the grammar).
 
     A ``module:callable`` spec is imported here (which runs the module's code), so a missing
-    module or callable is reported before any game starts.
+    module or callable is reported before any game starts. With ``allow_factories=False``
+    (a spec read from a file) it is refused before any import: only built-in agents.
 
     A built-in search or random agent is built once here, so that options valid one by one
     but not together are refused too.
 
     Raises:
-        TypeError: ``text`` is not a string, or ``allow_human`` not a bool.
-        ValueError: the spec is malformed; the message lists the valid kinds and keys.
+        TypeError: ``text`` is not a string, or ``allow_human`` or ``allow_factories`` not a
+            bool.
+        ValueError: the spec is malformed, or a factory where none is allowed; the message
+            lists the valid kinds and keys.
     """
     if not isinstance(text, str):
         raise TypeError(f"an agent spec must be a string, got {text!r}")
-    if not isinstance(allow_human, bool):
-        raise TypeError(f"allow_human must be a bool, got {allow_human!r}")
+    for name, flag in (("allow_human", allow_human), ("allow_factories", allow_factories)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be a bool, got {flag!r}")
     if len(text) > MAX_SPEC_LENGTH:
         raise ValueError(
             f"agent spec {text[:40]!r}... has {len(text):,} characters; at most "
@@ -303,6 +312,11 @@ def parse_agent_spec(text: str, *, allow_human: bool = True) -> AgentSpec:
     if not rest or not _MODULE.fullmatch(head) or not _IDENTIFIER.fullmatch(name):
         raise ValueError(f"unknown agent spec {text!r}; {_HELP}")
     kind = f"{head}:{name}"
+    if not allow_factories:
+        raise ValueError(
+            f"agent spec {text[:100]!r} names code to import and run ({kind[:100]}); only the "
+            f"built-in agents are allowed here: {', '.join(BUILTIN_AGENTS)}"
+        )
     _resolve(kind, text)
     return AgentSpec(kind, _parse_options(text, kwargs, None) if kwargs else ())
 

@@ -6,6 +6,10 @@ the same file skips the games already there; a file from a different tournament 
 refused. Every line is checked (types, ranges, and the moves replayed through the rules),
 so an edited or corrupted file is refused with the line named rather than counted.
 
+Each game line also names what played (:mod:`~connectn_env.arena.played`: the agents'
+specs and network digests), and a rerun whose agents differ under the same labels is
+refused; lines written before results files named them are read as their labels say.
+
 A run killed in the middle of a write leaves a partial last line. Resuming cuts it off by
 truncating the file at its last newline: one ``truncate`` call that never touches the
 finished games before it (the file is never rewritten).
@@ -17,6 +21,7 @@ import json
 import math
 import os
 import sys
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -24,6 +29,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from connectn_env.arena.plan import GameTask, planned_players
+from connectn_env.arena.played import PlayedBy, played_fields, read_played
 from connectn_env.records.checks import REASONS, check_date, short_repr
 from connectn_env.records.gameconfig import GameConfig
 from connectn_env.records.record import RESULTS, GameRecord
@@ -270,6 +276,9 @@ class ResultsFile:
         self.header = {"type": "tournament", **header}
         self.game = GameConfig(header["game"], header["params"])
         self.finished: set[tuple[str, str, int]] = set()
+        self.agents: dict[str, PlayedBy | None] = {}  # named in the games added
+        self._played: dict[str, tuple[PlayedBy, int]] = {}  # by label: the first line's agent
+        self._unnamed: set[str] = set()  # labels in lines that name no agents
         if self.path.exists():
             try:
                 require_regular_file(self.path, self.path.stat().st_mode)
@@ -300,7 +309,9 @@ class ResultsFile:
                 if number == 1:
                     self._check_header(self._parse(text, 1))
                 elif text.strip():
-                    result = self._result(self._parse(text, number), number)
+                    data = self._parse(text, number)
+                    result = self._result(data, number)
+                    self._note_played(data, result.pairing, number)
                     if result.key in seen:
                         raise ArenaError(
                             f"{self.path} line {number}: game {result.index} of "
@@ -323,6 +334,54 @@ class ResultsFile:
                     f"{short_repr(first.get(key))}, this run's is {self.header[key]!r}; use "
                     "another --out file"
                 )
+
+    def _note_played(self, data: dict[str, Any], pairing: tuple[str, str], number: int) -> None:
+        """Keep what line ``number`` says played; one label naming two agents is refused."""
+        try:
+            played = read_played(data)
+        except ValueError as error:
+            raise ArenaError(f"{self.path} line {number}: {error}") from None
+        if played is None:
+            self._unnamed.update(pairing)
+            return
+        for label, agent in zip(pairing, played, strict=True):
+            if agent is None:
+                continue
+            seen = self._played.setdefault(label, (agent, number))
+            if seen[0] != agent:
+                raise ArenaError(
+                    f"{self.path} line {number}: {label!r} is {agent}, but {seen[0]} on line "
+                    f"{seen[1]}: one label cannot name two agents"
+                )
+
+    def name_agents(self, agents: dict[str, PlayedBy | None]) -> None:
+        """Check that the file's games of these labels were played by these agents, and name
+        them in every game added from now on (None: an agent no spec names).
+
+        Games written before results files named their agents are counted as their labels
+        say (a warning says so: a changed agent cannot be detected in them).
+
+        Raises:
+            ArenaError: a label whose games in the file were played by another agent (both
+                named); nothing is written.
+        """
+        for label, agent in agents.items():
+            seen = self._played.get(label)
+            if agent is not None and seen is not None and seen[0] != agent:
+                raise ArenaError(
+                    f"{self.path}: its games of {label!r} were played by {seen[0]} (line "
+                    f"{seen[1]}); this run's {label!r} is {agent}: those games cannot count for "
+                    "it. Use another results file (or another label for the changed agent)"
+                )
+        unnamed = sorted(self._unnamed & agents.keys())
+        if unnamed:
+            warnings.warn(
+                f"{self.path}: its games of {', '.join(map(repr, unnamed))[:300]} name no agent "
+                "specs (written before results files named them): they count as their labels "
+                "say, and an agent changed under the same label cannot be detected",
+                stacklevel=2,
+            )
+        self.agents = dict(agents)
 
     def _result(self, data: dict[str, Any], number: int) -> GameResult:
         try:
@@ -365,7 +424,8 @@ class ResultsFile:
 
     def add(self, result: GameResult) -> None:
         """Append one finished game (flushed at once; nothing of it is kept in memory)."""
-        self._append({"type": "game", **result.to_json()})
+        named = played_fields(result.pairing, self.agents) if self.agents else {}
+        self._append({"type": "game", **result.to_json(), **named})
 
     def _append(self, data: dict[str, Any]) -> None:
         with self.path.open("a", encoding="utf-8") as stream:

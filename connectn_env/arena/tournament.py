@@ -20,6 +20,7 @@ from connectn_env.arena.outputs import (
     check_separate_files,
 )
 from connectn_env.arena.plan import agent_labels, check_pairs, plan_games, plan_size
+from connectn_env.arena.played import played_by
 from connectn_env.arena.pool import play_games
 from connectn_env.arena.progress import Progress
 from connectn_env.arena.ray_pool import connect_ray, play_games_ray
@@ -271,6 +272,9 @@ def run_tournament(
         header = {"game": config.name, "params": config.params, "seed": seed}
         store = ResultsFile(out, {**header, "move_timeout": move_timeout})
         store.check_plan(labels, games)
+        store.name_agents(
+            {label: played_by(spec, config) for label, spec in zip(labels, specs, strict=True)}
+        )
     ledger = Ledger(labels, store=store, recorder=recorder)
     finished = _resume(ledger, labels, games, pairs)
 

@@ -19,12 +19,12 @@ from typing import Any
 from agents import PolicyAgent
 from connectn_env.arena.worker import describe_error
 from connectn_env.games.config import GameConfig
-from connectn_env.ladder.sb3 import SB3_PREFIX
+from connectn_env.ladder.sb3 import SB3_FACTORY, SB3_PREFIX
 from connectn_env.specs import AgentSpec, parse_agent_spec
 
 __all__ = ["Candidate", "ObjectSpec", "check_candidate", "make_candidate"]
 
-_SB3_FACTORY = "connectn_env.ladder.sb3:sb3_agent"
+_UNPICKLE = ",unpickle=true"  # the end of an sb3: spec that lets SB3 unpickle the file
 ALLOWED = (
     "an agent spec (random, mcts:..., puct:..., ab:..., az:path=FILE or az:pretrained, "
     "module:callable), sb3:path=MODEL.zip, an object with act(env), or a callable "
@@ -80,7 +80,7 @@ def make_candidate(candidate: Any, name: str | None = None, role: str = "candida
     if isinstance(candidate, str):
         text = candidate.strip()
         if text.startswith(SB3_PREFIX):
-            spec = AgentSpec(_SB3_FACTORY, (("path", _sb3_path(text, role)),))
+            spec = AgentSpec(SB3_FACTORY, _sb3_options(text, role))
         else:
             try:
                 spec = parse_agent_spec(text, allow_human=False)
@@ -120,8 +120,14 @@ def check_candidate(candidate: Candidate, game: GameConfig, role: str = "candida
         ) from None
 
 
-def _sb3_path(text: str, role: str) -> str:
-    key, equals, path = text[len(SB3_PREFIX) :].partition("=")
+def _sb3_options(text: str, role: str) -> tuple[tuple[str, str | bool], ...]:
+    """``sb3:path=FILE[,unpickle=true]`` -> the factory's options (the path is the rest of
+    the spec, commas included)."""
+    unpickle = text.endswith(_UNPICKLE)
+    key, equals, path = text[len(SB3_PREFIX) : len(text) - len(_UNPICKLE) * unpickle].partition("=")
     if key.strip() != "path" or not equals or not path.strip():
-        raise ValueError(f"{role} {text[:100]!r}: an SB3 model is sb3:path=MODEL.zip")
-    return path.strip()
+        raise ValueError(
+            f"{role} {text[:100]!r}: an SB3 model is sb3:path=MODEL.zip (or "
+            f"sb3:path=MODEL.zip{_UNPICKLE}, which runs the code pickled in the file)"
+        )
+    return (("path", path.strip()),) + ((("unpickle", True),) if unpickle else ())

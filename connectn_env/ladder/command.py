@@ -60,6 +60,7 @@ def add_ladder_build_options(
         action="store_true",
         help="keep the ratings of the rungs already in --out; play only the new rungs' pairs",
     )
+    _allow_factories_option(sub, "--out")
 
 
 def add_ladder_show_options(sub: argparse.ArgumentParser) -> None:
@@ -67,6 +68,7 @@ def add_ladder_show_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "--file", type=path_argument, metavar="FILE", help="a ladder file (default: shipped)"
     )
+    _allow_factories_option(sub, "--file")
 
 
 def add_evaluate_options(
@@ -76,7 +78,8 @@ def add_evaluate_options(
     sub.add_argument(
         "candidate",
         metavar="CANDIDATE",
-        help="an agent spec, module:callable, or sb3:path=MODEL.zip (MaskablePPO or PPO)",
+        help="an agent spec, module:callable, or sb3:path=MODEL.zip (MaskablePPO or PPO, loaded "
+        "without unpickling; sb3:path=MODEL.zip,unpickle=true runs the code pickled in it)",
     )
     budget = sub.add_mutually_exclusive_group()
     budget.add_argument(
@@ -99,6 +102,7 @@ def add_evaluate_options(
     sub.add_argument(
         "--ladder", type=path_argument, metavar="FILE", help="a ladder file (default: shipped)"
     )
+    _allow_factories_option(sub, "--ladder")
     sub.add_argument(
         "--positions",
         action="store_true",
@@ -116,6 +120,16 @@ def add_evaluate_options(
         type=count,
         metavar="N",
         help=f"SPRT: then inconclusive ({DEFAULT_MAX_GAMES})",
+    )
+
+
+def _allow_factories_option(sub: argparse.ArgumentParser, option: str) -> None:
+    sub.add_argument(
+        "--allow-factories",
+        action="store_true",
+        help=f"let the rungs of the ladder file ({option}) name module:callable factories: "
+        "importing and calling them runs their code (only for a file you trust as a program); "
+        "without it a ladder file may name built-in agents only",
     )
 
 
@@ -160,14 +174,14 @@ def _bounds(text: str) -> tuple[float, float]:
     return low, high
 
 
-def _require_ladder_to_replace(out: Path, key: str) -> None:
+def _require_ladder_to_replace(out: Path, key: str, allow_factories: bool = False) -> None:
     """``ladder build`` replaces ``--out``: only a ladder file of ``key``, never another file.
 
     Raises:
         ValueError: ``out`` is not a ladder file of ``key`` (the message says why).
     """
     try:
-        load_ladder(out, key)
+        load_ladder(out, key, allow_factories=allow_factories)
     except ValueError as error:
         raise ValueError(
             f"--out {out} exists and is not a {key} ladder to rebuild ({error}); give another "
@@ -175,11 +189,24 @@ def _require_ladder_to_replace(out: Path, key: str) -> None:
         ) from None
 
 
+def _require_file_for_factories(allowed: bool, option: str, path: Path | None) -> None:
+    """``--allow-factories`` is about a ladder file: refused without one (it did nothing)."""
+    if allowed and path is None:
+        raise ValueError(
+            f"--allow-factories lets a ladder file's rungs name factories: it goes with "
+            f"{option} FILE (the shipped ladders name built-in agents only)"
+        )
+
+
 def run_ladder_command(args: argparse.Namespace) -> int:
     """``connectn ladder build`` and ``connectn ladder show``."""
     key = ladder_key(args.game_config)
     if args.ladder_command == "show":
-        ladder = shipped_ladder(key) if args.file is None else load_ladder(args.file, key)
+        _require_file_for_factories(args.allow_factories, "--file", args.file)
+        if args.file is None:
+            ladder = shipped_ladder(key)
+        else:
+            ladder = load_ladder(args.file, key, allow_factories=args.allow_factories)
         print(ladder.table())
         return 0
     out = args.out or Path(f"{key}.ladder.json")
@@ -187,8 +214,8 @@ def run_ladder_command(args: argparse.Namespace) -> int:
     check_output_file(out, "--out", "a ladder file", replaced=True)
     check_separate_files(("--out", out), ("--results", results))
     if out.exists() and not args.hold:
-        _require_ladder_to_replace(out, key)
-    hold = load_ladder(out, key) if args.hold else None
+        _require_ladder_to_replace(out, key, args.allow_factories)
+    hold = load_ladder(out, key, allow_factories=args.allow_factories) if args.hold else None
     with exit_on_termination():
         ladder = build_ladder(
             key,
@@ -210,6 +237,7 @@ def run_ladder_command(args: argparse.Namespace) -> int:
 def run_evaluate_command(args: argparse.Namespace) -> int:
     """``connectn evaluate``: a rating on the ladder, the A/B test with ``--vs``, or the
     move quality with ``--positions``."""
+    _require_file_for_factories(args.allow_factories, "--ladder", args.ladder)
     if args.json is not None:
         check_output_file(args.json, "--json", "a file for the result", replaced=True)
         check_separate_files(("--results", args.results), ("--json", args.json))
@@ -284,6 +312,7 @@ def _games(args: argparse.Namespace) -> SPRTResult | Evaluation:
                 ladder=args.ladder,
                 seed=args.seed,
                 progress=not args.no_progress,
+                allow_factories=args.allow_factories,
             )
             print(result.table())
     return result

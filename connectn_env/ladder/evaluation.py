@@ -155,6 +155,7 @@ def evaluate(
     seed: int = 0,
     name: str | None = None,
     progress: bool = False,
+    allow_factories: bool = False,
 ) -> Evaluation:
     """Rate ``candidate`` on ``game``'s ladder (see the module docstring).
 
@@ -177,6 +178,9 @@ def evaluate(
         seed: Base seed of the games.
         name: The candidate's label (default: its spec, or its class or function name).
         progress: Show progress on stderr.
+        allow_factories: Accept a ladder file whose rungs name factories
+            (``module:callable``: their code runs); by default its rungs must be built-in
+            agents (see :func:`~connectn_env.ladder.ladderfile.load_ladder`).
 
     Raises:
         ValueError: an unknown game or candidate, a game without a ladder, a candidate or a
@@ -186,7 +190,7 @@ def evaluate(
         TypeError: a candidate that is neither a spec, an agent nor a callable.
         ArenaError: a results file of another evaluation (a ValueError too).
     """
-    ladder = _ladder(ladder, game)
+    ladder = _ladder(ladder, game, allow_factories)
     cap, deadline = _budget(games, minutes)
     seed = require_int("seed", seed, 0)
     entry = make_candidate(candidate, name)
@@ -196,7 +200,8 @@ def evaluate(
     local = entry.local
     if workers is None:
         workers = 1 if local else os.cpu_count() or 1
-    store = open_results(results, ladder.game, seed, [label, *ladder.labels])
+    specs = [entry.spec, *(rung.spec for rung in ladder.rungs)]
+    store = open_results(results, ladder.game, seed, [label, *ladder.labels], specs)
     counts = {rung.label: [0, 0, 0, 0] for rung in ladder.rungs}  # W, D, L, errors
     finished: set[tuple[str, str, int]] = set()
     for result in store.stream() if store else ():
@@ -217,7 +222,7 @@ def evaluate(
     return _evaluation(ladder, label, counts, played)
 
 
-def _ladder(ladder: Ladder | str | Path | None, game: Any) -> Ladder:
+def _ladder(ladder: Ladder | str | Path | None, game: Any, allow_factories: bool) -> Ladder:
     """The ladder to rate on: ``ladder`` (checked to be ``game``'s when both are given) or
     the one shipped for ``game``."""
     if ladder is None:
@@ -225,7 +230,7 @@ def _ladder(ladder: Ladder | str | Path | None, game: Any) -> Ladder:
             raise ValueError(f"evaluate needs game= (one of {', '.join(LADDER_GAMES)}) or ladder=")
         return shipped_ladder(game)
     if not isinstance(ladder, Ladder):
-        return load_ladder(ladder, game)
+        return load_ladder(ladder, game, allow_factories=allow_factories)
     if game is not None and ladder_key(game) != ladder.key:
         raise ValueError(f"the ladder given is of {ladder.key}, not of {ladder_key(game)}")
     return ladder

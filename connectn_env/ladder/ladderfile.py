@@ -12,6 +12,12 @@ A file is JSON (``connectn_env/ladder/data/<key>.json`` ships one per game that 
 
 ``provisional`` is true when a rating's interval is wider than +-35 Elo (the target) or the
 builder asked for it.
+
+A ladder file is data, whoever wrote it: its rungs may name built-in agents only (random,
+mcts, puct, ab, az, perfect), checked before anything is imported. A rung that names a
+factory (``module:callable``) is refused unless the reader allows factories
+(``allow_factories=True``; ``--allow-factories`` on the command line): then loading the file
+imports their modules and rating on it calls them, as a command line naming them would.
 """
 
 from __future__ import annotations
@@ -27,8 +33,9 @@ from connectn_env.elo import ELO_CI_METHOD, ELO_METHOD, PairingStats
 from connectn_env.games.config import GameConfig
 from connectn_env.ladder.fit import calibration
 from connectn_env.ladder.games import LADDER_GAMES, ladder_key
+from connectn_env.records.checks import short_repr
 from connectn_env.safe_files import read_regular_bytes
-from connectn_env.specs import parse_agent_spec
+from connectn_env.specs import BUILTIN_KINDS, parse_agent_spec
 
 __all__ = [
     "DATA",
@@ -48,6 +55,8 @@ FORMAT = "connectn-ladder"
 VERSION = 1
 TARGET_HALF_WIDTH = 35.0  # Elo: a rating's 95% interval at most +-35
 _MAX_BYTES = 1 << 22
+MAX_ELO = 100_000.0  # a rating's size: beyond it, expected scores overflow (none comes near)
+MAX_COUNT = 10**12  # games, wins, draws, losses, errors
 
 
 @dataclass(frozen=True)
@@ -202,19 +211,23 @@ class Ladder:
         }
 
     @classmethod
-    def from_json(cls, data: Any, source: str, key: str | None = None) -> Ladder:
+    def from_json(
+        cls, data: Any, source: str, key: str | None = None, *, allow_factories: bool = False
+    ) -> Ladder:
         """A ladder from JSON data, every field checked.
 
         Args:
             data: The parsed file.
             source: What to call it in messages (the file's path).
             key: The game it must be the ladder of, or None for any.
+            allow_factories: Accept rungs that name factories (``module:callable``): their
+                modules are imported (their code runs). False: built-in agents only.
 
         Raises:
-            ValueError: a missing or bad field, or the ladder of another game (the message
-                names ``source`` and what is wrong).
+            ValueError: a missing or bad field, a factory not allowed, or the ladder of
+                another game (the message names ``source`` and what is wrong).
         """
-        return _parse(data, source, key)
+        return _parse(data, source, key, allow_factories)
 
 
 def _ci(rung: LadderRung) -> str:
@@ -248,27 +261,31 @@ def shipped_ladder(game: Any) -> Ladder:
     return load_ladder(path, key)
 
 
-def load_ladder(path: str | Path, game: Any = None) -> Ladder:
+def load_ladder(path: str | Path, game: Any = None, *, allow_factories: bool = False) -> Ladder:
     """Read and check a ladder file.
 
     Args:
         path: The file.
         game: The game it must be the ladder of (a ladder key, a game name, a
             ``GameConfig``...), or None for any.
+        allow_factories: Accept rungs that name factories (``module:callable``), whose
+            modules are imported here (their code runs); False: built-in agents only, checked
+            before any import.
 
     Raises:
-        ValueError: the file is not a readable ladder, or is another game's (named).
+        ValueError: the file is not a readable ladder, names a factory not allowed, or is
+            another game's (named).
     """
     key = None if game is None else ladder_key(game)
     path = Path(path)
     try:
         raw = read_regular_bytes(path, max_bytes=_MAX_BYTES, what="a ladder file")
         data = json.loads(raw.decode("utf-8"))
-    except (OSError, UnicodeDecodeError, RecursionError) as error:
-        raise ValueError(f"{path}: not a readable ladder file: {error}") from None
     except json.JSONDecodeError as error:
         raise ValueError(f"{path}: not a ladder file: invalid JSON ({error.msg})") from None
-    return _parse(data, str(path), key)
+    except (OSError, ValueError, RecursionError) as error:  # a 5,000-digit number too
+        raise ValueError(f"{path}: not a readable ladder file: {error}") from None
+    return _parse(data, str(path), key, allow_factories)
 
 
 def save_ladder(ladder: Ladder, path: str | Path) -> Path:
@@ -278,32 +295,32 @@ def save_ladder(ladder: Ladder, path: str | Path) -> Path:
     return write_text_atomically(path, json.dumps(ladder.to_json(), indent=1) + "\n")
 
 
-def _parse(data: Any, source: str, key: str | None) -> Ladder:
+def _parse(data: Any, source: str, key: str | None, allow_factories: bool) -> Ladder:
     def fail(message: str) -> ValueError:
         return ValueError(f"{source}: {message}")
 
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise fail(f'not a ladder file (no "format": "{FORMAT}")')
     if data.get("version") != VERSION:
-        raise fail(f"ladder format version {data.get('version')!r}; this reads {VERSION}")
+        raise fail(f"ladder format version {short_repr(data.get('version'))}; this reads {VERSION}")
     own_key = data.get("key")
-    if own_key not in LADDER_GAMES:
-        raise fail(f"unknown ladder key {own_key!r}; known: {', '.join(LADDER_GAMES)}")
+    if not isinstance(own_key, str) or own_key not in LADDER_GAMES:
+        raise fail(f"unknown ladder key {short_repr(own_key)}; known: {', '.join(LADDER_GAMES)}")
     game = data.get("game")
     expected = LADDER_GAMES[own_key]
     if game != {"name": expected.name, "params": expected.params}:
-        raise fail(f"its game {game!r} is not {own_key}'s ({expected})")
+        raise fail(f"its game {short_repr(game)} is not {own_key}'s ({expected})")
     if key is not None and own_key != key:
         raise fail(f"the ladder of {own_key}, not of {key}")
-    rungs = _rungs(data.get("rungs"), fail)
+    rungs = _rungs(data.get("rungs"), fail, allow_factories)
     labels = [r.label for r in rungs]
     pairings = _pairings(data.get("pairings"), labels, fail)
     fixed = data.get("fixed", [])
     if not isinstance(fixed, list) or not all(label in labels for label in fixed):
-        raise fail(f"'fixed' must list rung labels, got {fixed!r}")
+        raise fail(f"'fixed' must list rung labels, got {short_repr(fixed)}")
     text = {name: data.get(name, "") for name in ("command", "date", "package_version")}
     if not all(isinstance(value, str) for value in text.values()):
-        raise fail(f"command, date and package_version must be strings, got {text!r}")
+        raise fail(f"command, date and package_version must be strings, got {short_repr(text)}")
     commit = data.get("git_commit")
     machine = data.get("machine", {})
     if (commit is not None and not isinstance(commit, str)) or not isinstance(machine, dict):
@@ -312,12 +329,15 @@ def _parse(data: Any, source: str, key: str | None) -> Ladder:
     seed = data.get("seed", 0)
     hours = data.get("cpu_hours", 0.0)
     provisional = data.get("provisional")
-    if type(games) is not int or games < 1 or type(seed) is not int or seed < 0:
-        raise fail(f"games_per_pair must be an integer >= 1 and seed >= 0, got {games!r}, {seed!r}")
+    if not (_count(games) and games >= 1) or type(seed) is not int or seed < 0:
+        raise fail(
+            f"games_per_pair must be an integer from 1 to {MAX_COUNT:,} and seed >= 0, got "
+            f"{short_repr(games)}, {short_repr(seed)}"
+        )
     if not _number(hours) or hours < 0 or not isinstance(provisional, bool):
         raise fail(
-            f"cpu_hours must be a number >= 0 and provisional a bool, got {hours!r}, "
-            f"{provisional!r}"
+            f"cpu_hours must be a number >= 0 and provisional a bool, got {short_repr(hours)}, "
+            f"{short_repr(provisional)}"
         )
     return Ladder(
         key=own_key,
@@ -334,38 +354,58 @@ def _parse(data: Any, source: str, key: str | None) -> Ladder:
     )
 
 
-def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+def _number(value: Any, limit: float = math.inf) -> bool:
+    """A JSON number (not a bool) of size below ``limit``, finite (a 400-digit integer is
+    too large for a float: not a number here)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return abs(float(value)) < limit
+    except OverflowError:
+        return False
 
 
-def _rungs(value: Any, fail: Any) -> list[LadderRung]:
+def _count(value: Any) -> bool:
+    return type(value) is int and 0 <= value <= MAX_COUNT
+
+
+def _rungs(value: Any, fail: Any, allow_factories: bool) -> list[LadderRung]:
     if not isinstance(value, list) or not value:
         raise fail("'rungs' must be a non-empty list")
     rungs = []
     for number, item in enumerate(value, start=1):
         if not isinstance(item, dict) or set(item) != {"label", "spec", "rating", "ci95", "games"}:
-            raise fail(f"rung {number} must have label, spec, rating, ci95 and games, got {item!r}")
+            raise fail(
+                f"rung {number} must have label, spec, rating, ci95 and games, got "
+                f"{short_repr(item)}"
+            )
         label, spec, rating, ci95, games = (
             item[k] for k in ("label", "spec", "rating", "ci95", "games")
         )
         if not isinstance(label, str) or not label or any(r.label == label for r in rungs):
-            raise fail(f"rung {number}: label {label!r} must be a new non-empty string")
+            raise fail(f"rung {number}: label {short_repr(label)} must be a new non-empty string")
         try:
-            parse_agent_spec(spec, allow_human=False)
+            parse_agent_spec(spec, allow_human=False, allow_factories=allow_factories)
         except (TypeError, ValueError) as error:
-            raise fail(f"rung {label!r}: bad spec: {error}") from None
+            raise fail(
+                f"rung {short_repr(label)}: bad spec: {error}{_factory_note(spec)}"
+            ) from None
         if not (
-            _number(rating)
+            _number(rating, MAX_ELO)
             and isinstance(ci95, list)
             and len(ci95) == 2
-            and all(_number(v) for v in ci95)
+            and all(_number(v, MAX_ELO) for v in ci95)
             and ci95[0] <= rating <= ci95[1]
         ):
             raise fail(
-                f"rung {label!r}: rating {rating!r} must be a number inside its ci95 {ci95!r}"
+                f"rung {short_repr(label)}: rating {short_repr(rating)} must be a number of size "
+                f"below {MAX_ELO:,.0f} inside its ci95 {short_repr(ci95)}"
             )
-        if type(games) is not int or games < 0:
-            raise fail(f"rung {label!r}: games must be an integer >= 0, got {games!r}")
+        if not _count(games):
+            raise fail(
+                f"rung {short_repr(label)}: games must be an integer from 0 to {MAX_COUNT:,}, got "
+                f"{short_repr(games)}"
+            )
         rungs.append(
             LadderRung(label, spec, float(rating), (float(ci95[0]), float(ci95[1])), games)
         )
@@ -373,6 +413,16 @@ def _rungs(value: Any, fail: Any) -> list[LadderRung]:
     if anchor is None or anchor.rating != 0:
         raise fail("the rung with spec 'random' must be there, rated 0")
     return rungs
+
+
+def _factory_note(spec: Any) -> str:
+    """How to accept a rung that names a factory (``""`` for a built-in agent's spec)."""
+    if not isinstance(spec, str) or spec.strip().partition(":")[0] in BUILTIN_KINDS:
+        return ""
+    return (
+        "; a ladder file is data and runs no code: a rung naming a factory loads only with "
+        "allow_factories=True (--allow-factories), which imports and runs it"
+    )
 
 
 def _pairings(value: Any, labels: list[str], fail: Any) -> list[PairingStats]:
@@ -385,14 +435,22 @@ def _pairings(value: Any, labels: list[str], fail: Any) -> list[PairingStats]:
             counts = [item[k] for k in ("wins", "draws", "losses")]
             errors = item["errors"]
             if a not in labels or b not in labels or a == b:
-                raise ValueError(f"a and b must be two rungs, got {a!r} and {b!r}")
-            if not all(type(c) is int and c >= 0 for c in counts):
-                raise ValueError(f"wins, draws and losses must be integers >= 0, got {counts}")
+                raise ValueError(
+                    f"a and b must be two rungs, got {short_repr(a)} and {short_repr(b)}"
+                )
+            if not all(_count(c) for c in counts):
+                raise ValueError(
+                    f"wins, draws and losses must be integers from 0 to {MAX_COUNT:,}, got "
+                    f"{short_repr(counts)}"
+                )
             if not isinstance(errors, dict) or set(errors) != {a, b}:
-                raise ValueError(f"errors must count each side's, got {errors!r}")
+                raise ValueError(f"errors must count each side's, got {short_repr(errors)}")
             errors_a, errors_b = errors[a], errors[b]
-            if not all(type(e) is int and e >= 0 for e in (errors_a, errors_b)):
-                raise ValueError(f"error counts must be integers >= 0, got {errors!r}")
+            if not all(_count(e) for e in (errors_a, errors_b)):
+                raise ValueError(
+                    f"error counts must be integers from 0 to {MAX_COUNT:,}, got "
+                    f"{short_repr(errors)}"
+                )
         except (TypeError, KeyError, ValueError) as error:
             raise fail(f"pairing {number}: {error}") from None
         pairings.append(PairingStats(a, b, *counts, errors_a, errors_b))

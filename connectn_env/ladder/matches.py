@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from connectn_env.arena.outputs import check_output_file
 from connectn_env.arena.plan import GameTask
+from connectn_env.arena.played import played_by
 from connectn_env.arena.pool import play_games
 from connectn_env.arena.results import GameResult, ResultsFile
 from connectn_env.arena.tournament import MAX_WORKERS
@@ -35,16 +37,25 @@ def play_tasks(
 
 
 def open_results(
-    path: str | Path | None, game: GameConfig, seed: int, labels: Sequence[str]
+    path: str | Path | None,
+    game: GameConfig,
+    seed: int,
+    labels: Sequence[str],
+    specs: Sequence[Any] = (),
 ) -> ResultsFile | None:
     """The results file at ``path`` (None: none), created or checked as the arena does: a
-    file of another game or seed, or with other seats, is refused (``ArenaError``)."""
+    file of another game or seed, or with other seats, is refused (``ArenaError``), and so is
+    a file whose games of these ``labels`` were played by other agents than ``specs`` (an
+    ``AgentSpec``, spec text, or anything else: an agent no spec names)."""
     if path is None:
         return None
     path = check_output_file(path, "--results", "a results file")
     header = {"game": game.name, "params": game.params, "seed": seed, "move_timeout": None}
     store = ResultsFile(path, header, option="--results")
     store.check_plan(list(labels), 2**62)
+    store.name_agents(
+        {label: played_by(spec, game) for label, spec in zip(labels, specs, strict=True)}
+    )
     return store
 
 

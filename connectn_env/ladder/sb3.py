@@ -1,6 +1,9 @@
 """Stable-Baselines3 models as candidates: ``sb3:path=model.zip`` (MaskablePPO or PPO,
 trained on this suite's single-agent envs; ``pip install ".[rl]"``).
 
+The model is loaded without unpickling anything the file holds
+(:mod:`~connectn_env.ladder.sb3_load`); a file whose settings cannot be read so is refused,
+unless the spec ends with ``,unpickle=true`` (SB3 then unpickles it, running its code).
 The model is loaded lazily, on the first move, once per process and file version. Its
 observation must be the suite's int8 ``(rows, cols, 2)`` planes [own, opponent] and its
 action space ``Discrete(num_actions)``; a model of another shape is refused by name. A
@@ -18,10 +21,12 @@ import numpy as np
 
 from agents import PolicyAgent
 from connectn_env.games import BoardGame
+from connectn_env.ladder.sb3_load import load_sb3_model
 
-__all__ = ["SB3_PREFIX", "SB3Agent", "sb3_agent"]
+__all__ = ["SB3_FACTORY", "SB3_PREFIX", "SB3Agent", "sb3_agent"]
 
 SB3_PREFIX = "sb3:"
+SB3_FACTORY = "connectn_env.ladder.sb3:sb3_agent"  # the factory an sb3: spec names
 
 
 class SB3Agent:
@@ -29,12 +34,17 @@ class SB3Agent:
 
     Args:
         path: The ``.zip`` file ``model.save`` wrote.
+        unpickle: Let SB3 unpickle the objects pickled in the file (runs their code: only
+            for a file trusted as a program).
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, unpickle: bool = False) -> None:
         if not isinstance(path, str) or not path:
             raise TypeError(f"path must be a model file name, got {path!r}")
+        if not isinstance(unpickle, bool):
+            raise TypeError(f"unpickle must be a bool, got {unpickle!r}")
         self.path = path
+        self.unpickle = unpickle
 
     @property
     def model(self) -> Any:
@@ -43,7 +53,7 @@ class SB3Agent:
             stamp = os.stat(self.path).st_mtime_ns
         except OSError as error:
             raise ValueError(f"sb3 model {self.path!r} cannot be read: {error}") from None
-        return _load(self.path, stamp)
+        return _load(self.path, stamp, self.unpickle)
 
     def check_game(self, game: BoardGame) -> None:
         """Refuse a model whose observation or action shape is not ``game``'s.
@@ -85,26 +95,12 @@ class SB3Agent:
         return f"SB3Agent({self.path!r})"
 
 
-def sb3_agent(path: str) -> SB3Agent:
-    """The factory of ``sb3:path=FILE`` specs."""
-    return SB3Agent(path)
+def sb3_agent(path: str, unpickle: bool = False) -> SB3Agent:
+    """The factory of ``sb3:path=FILE[,unpickle=true]`` specs."""
+    return SB3Agent(path, unpickle)
 
 
 @functools.lru_cache(maxsize=4)
-def _load(path: str, stamp: int) -> Any:
+def _load(path: str, stamp: int, unpickle: bool) -> Any:
     """MaskablePPO's or PPO's model in ``path`` (``stamp``: the file's version)."""
-    try:
-        from sb3_contrib import MaskablePPO
-        from stable_baselines3 import PPO
-    except ImportError as error:
-        raise ValueError(
-            f"sb3 model {path!r} needs stable-baselines3 and sb3-contrib: pip install "
-            f'".[rl]" ({error})'
-        ) from None
-    failures = []
-    for kind in (MaskablePPO, PPO):
-        try:
-            return kind.load(path, device="cpu")
-        except Exception as error:  # a model of the other kind, or not a model at all
-            failures.append(f"{kind.__name__}: {type(error).__name__}: {error}")
-    raise ValueError(f"sb3 model {path!r} is neither MaskablePPO nor PPO: {'; '.join(failures)}")
+    return load_sb3_model(path, unpickle=unpickle)

@@ -168,7 +168,7 @@ def sprt(
     labels = (first.label, second.label if second.label != first.label else f"{second.label}#2")
     check_candidate(first, config)
     check_candidate(second, config, role="B")
-    store = open_results(results, config, seed, labels)
+    store = open_results(results, config, seed, labels, (first.spec, second.spec))
     counts = [0, 0, 0]  # A's wins, draws, losses
     finished = set()
     for result in store.stream() if store else ():
