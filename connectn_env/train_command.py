@@ -87,7 +87,8 @@ _TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
     "--fast-simulations": (
         "fast_simulations",
         int,
-        "simulations of the fast searches (simulations // 6)",
+        "simulations of the fast searches (simulations // 6); only with "
+        "--full-search-fraction below 1",
     ),
     "--opening-moves": (
         "opening_moves",
@@ -219,6 +220,13 @@ def run_train_command(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
             config = resume_config(args.out, game=args.game_config, **given)
         else:
             config = TrainConfig(game=args.game_config, out=args.out, **given)
+        if args.fast_simulations is not None and config.full_search_fraction == 1:
+            return fail(
+                f"--fast-simulations {args.fast_simulations} does nothing: the fast searches "
+                "are those of playout cap randomization, off with --full-search-fraction 1; "
+                "give --full-search-fraction below 1 (the share of moves searched with "
+                "--simulations)"
+            )
         if config.ray is not None:
             connect_ray(config.ray)  # a bad --ray is named here, before the trainer starts
         result = train(config, progress=not args.no_progress)
