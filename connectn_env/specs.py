@@ -47,7 +47,14 @@ from agents.rules import MCTS_SELECTIONS, PUCT_SELECTIONS
 from connectn_env.games.validation import require_int
 from connectn_env.memory_limits import check_max_nodes
 
-__all__ = ["BUILTIN_AGENTS", "BUILTIN_KINDS", "MAX_SPEC_LENGTH", "AgentSpec", "parse_agent_spec"]
+__all__ = [
+    "BUILTIN_AGENTS",
+    "BUILTIN_KINDS",
+    "MAX_SPEC_LENGTH",
+    "AgentSpec",
+    "AgentUnavailableError",
+    "parse_agent_spec",
+]
 
 Value = bool | int | float | str
 MAX_SPEC_LENGTH = 1000  # characters of a spec
@@ -57,6 +64,23 @@ MAX_SECONDS = 10**6
 
 
 _CHEAP_TO_BUILD = ("random", "mcts", "puct", "ab")  # built at parse time to check them
+
+
+class AgentUnavailableError(ValueError):
+    """A well-formed spec of an agent this installation cannot make: an optional dependency
+    is missing (torch, for ``az``).
+
+    Attributes:
+        spec: The spec as written.
+        reason: What is missing and how to install it, in one line.
+    """
+
+    def __init__(self, spec: str, reason: str) -> None:
+        super().__init__(f"agent spec {spec!r}: {reason}")
+        self.spec, self.reason = spec, reason
+
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        return type(self), (self.spec, self.reason)
 
 
 class _Key(NamedTuple):
@@ -283,6 +307,7 @@ def parse_agent_spec(
             bool.
         ValueError: the spec is malformed, or a factory where none is allowed; the message
             lists the valid kinds and keys.
+        AgentUnavailableError: (a ValueError) a well-formed ``az`` spec without torch.
     """
     if not isinstance(text, str):
         raise TypeError(f"an agent spec must be a string, got {text!r}")
@@ -413,7 +438,7 @@ def _check_checkpoint(text: str, options: dict[str, Value]) -> None:
             require_network_prefix(network)
             pretrained_networks()
     except ImportError as error:
-        raise ValueError(f"agent spec {text!r}: {error}") from None
+        raise AgentUnavailableError(text, str(error)) from None
     except ValueError as error:  # CheckpointError
         raise ValueError(f"agent spec {text!r}: {error}") from None
 

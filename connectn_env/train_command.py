@@ -87,7 +87,8 @@ _TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
     "--fast-simulations": (
         "fast_simulations",
         int,
-        "simulations of the fast searches (simulations // 6)",
+        "simulations of the fast searches (simulations // 6); only with "
+        "--full-search-fraction below 1",
     ),
     "--opening-moves": (
         "opening_moves",
@@ -128,7 +129,12 @@ _TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
     ),
 }
 _SESSION: dict[str, tuple[str, Callable[[str], Any], str]] = {
-    "--minutes": ("minutes", float, "training time budget of the whole run"),
+    "--minutes": (
+        "minutes",
+        float,
+        "training time budget of the whole run; it starts once the workers have compiled "
+        "their code (announced)",
+    ),
     "--games": ("games", int, "self-play games budget of the whole run"),
     "--seed": ("seed", int, "seed of a new run (0)"),
     "--device": ("device", _device, "cpu (default) or cuda"),
@@ -219,6 +225,13 @@ def run_train_command(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
             config = resume_config(args.out, game=args.game_config, **given)
         else:
             config = TrainConfig(game=args.game_config, out=args.out, **given)
+        if args.fast_simulations is not None and config.full_search_fraction == 1:
+            return fail(
+                f"--fast-simulations {args.fast_simulations} does nothing: the fast searches "
+                "are those of playout cap randomization, off with --full-search-fraction 1; "
+                "give --full-search-fraction below 1 (the share of moves searched with "
+                "--simulations)"
+            )
         if config.ray is not None:
             connect_ray(config.ray)  # a bad --ray is named here, before the trainer starts
         result = train(config, progress=not args.no_progress)
@@ -237,13 +250,31 @@ def run_train_command(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
     final = [e for e in result.evaluations if e.get("after_budget")]
     if final:
         print(f"final evaluation, after the training budget: {final[-1]['eval_seconds']:.0f} s")
-    if result.elo:
-        ratings = ", ".join(
-            f"{label} {value:+.0f}" for label, value in result.elo.items() if value is not None
-        )
-        print(f"Elo (the smallest MCTS budget = 0): {ratings}")
+    print(_elo_line(result.evaluations))
     print(f"play it: connectn play {_game_arguments(config)} --opponent az:path={result.best}")
     return 0
+
+
+def _elo_line(evaluations: list[dict[str, Any]]) -> str:
+    """The Elo of the last evaluated network with the games it rests on, or why there is
+    none: a rating is printed only where games measured it (the MCTS opponents never play
+    one another, so theirs are not printed)."""
+    if not evaluations:
+        return "Elo: not measured (no evaluation: evaluations are off with --eval-minutes 0)"
+    from agents.alphazero.evaluation import mcts_budget
+
+    last = evaluations[-1]
+    label, rating = last["label"], last["elo"].get(last["label"])
+    results = [r for e in evaluations for r in e["results"] if r["a"] == label]
+    won, drawn, lost = (sum(r[key] for r in results) for key in ("wins", "draws", "losses"))
+    if rating is None or not results:
+        return f"Elo of {label}: not measured (no game finished)"
+    budgets = [b for e in evaluations for r in e["results"] if (b := mcts_budget(r["b"]))]
+    return (
+        f"Elo of {label}, the last evaluated network: {rating:+.0f} (plain UCT at "
+        f"{min(budgets)} simulations = 0), from {won + drawn + lost} games: {won} won, {drawn} "
+        f"drawn, {lost} lost"
+    )
 
 
 def _interrupt(signum: int, frame: Any) -> None:

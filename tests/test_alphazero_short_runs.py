@@ -214,7 +214,7 @@ def test_connectn_train_tells_the_final_evaluation_and_its_rule(tmp_path: Path, 
     assert main(args) == 0
     printed = capsys.readouterr().out
     assert "final evaluation, after the training budget: " in printed
-    assert "Elo (the smallest MCTS budget = 0): mcts:simulations=20,preset=uct +0" in printed
+    assert "(plain UCT at 20 simulations = 0), from " in printed
     with pytest.raises(SystemExit):
         main(["train", "tictactoe", "--help"])
     text = " ".join(capsys.readouterr().out.split())

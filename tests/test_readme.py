@@ -9,6 +9,7 @@ right after a ``<!-- slow -->`` line (invisible on GitHub and on the site) is a 
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
@@ -130,3 +131,33 @@ def test_ci_runs_the_readme_test_command() -> None:
     command = _bash_block_after(README.read_text(encoding="utf-8"), "Tests (")
     ci_script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert command in ci_script.splitlines()
+
+
+def test_ci_runs_the_main_job_and_the_quick_starts_before_torch_is_installed() -> None:
+    """The base install is checked as a user gets it: .ci/run runs the README's main job, then
+    .ci/quickstarts.py, both before the line that installs torch, in the same venv."""
+    main_job = _bash_block_after(README.read_text(encoding="utf-8"), "Main job (")
+    lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    torch = next(i for i, line in enumerate(lines) if "pip install torch" in line)
+    assert lines.index(main_job) < lines.index("python .ci/quickstarts.py") < torch
+    venvs = [line for line in lines[:torch] if line.startswith("python3 -m venv")]
+    assert len(venvs) == 1  # the torch-less steps and the test command share one venv
+
+
+def test_the_quick_starts_run_without_an_extra_are_those_that_say_none() -> None:
+    """.ci/quickstarts.py's rule: a block runs unless the text before it (since the block
+    before) says what to install; bash lines run one by one, --games cut to 2."""
+    spec = importlib.util.spec_from_file_location("quickstarts", ROOT / ".ci" / "quickstarts.py")
+    quickstarts = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(quickstarts)
+    chosen, skipped = quickstarts.quick_starts(README.read_text(encoding="utf-8"))
+    first = [start.code.splitlines()[0] for start in chosen]
+    assert "connectn play connect_four" in first and "import pettingzoo" in chosen[2].code
+    assert any(line.startswith("connectn evaluate connect_four") for line in first)
+    assert any(line.startswith("connectn arena connect_four") for line in first)
+    needs = " ".join(start.code for start in skipped)
+    assert "sb3_contrib" in needs and "connectn train tictactoe" in needs
+    assert not any("torch" in start.code or "az:" in start.code for start in chosen)
+    assert quickstarts.command_line("connectn evaluate g x --games 40") == [
+        "connectn", "evaluate", "g", "x", "--games", "2",
+    ]  # fmt: skip

@@ -25,6 +25,7 @@ MAX_CHANNELS = 1024
 MAX_BLOCKS = 64
 PRECISIONS = ("auto", "float32", "bfloat16")
 INFERENCES = ("eager", "compile")
+MAX_MINUTES = 1e6  # about 23 months: a larger budget is a typo (1e300 trained on for ever)
 # Self-play simulations per move by root rule: Gumbel's halving learns more per CPU second with
 # few (64 beat 32 and PUCT's 200 on 6 x 6 at 5 minutes: benchmarks/README.md)
 DEFAULT_SIMULATIONS = {"gumbel": 64, "puct": 200}
@@ -58,7 +59,8 @@ class TrainConfig:
     Attributes:
         game: The game: a :class:`~connectn_env.games.config.GameConfig` or a registry name.
         out: The run directory (created; a resumed run reads it).
-        minutes: Training time budget of the whole run (resumed sessions included).
+        minutes: Training time budget of the whole run (resumed sessions included), at most
+            :data:`MAX_MINUTES`.
         games: Self-play games budget of the whole run. At least one budget is needed.
         resume: Continue the run in ``out`` (its game and training settings are kept).
         seed: Seed of the network's initial weights, self-play and sampling.
@@ -181,6 +183,11 @@ class TrainConfig:
         put("out", Path(self.out))
         if self.minutes is not None:
             put("minutes", require_number("minutes", self.minutes, 0.0, strict_low=True))
+            if self.minutes > MAX_MINUTES:
+                raise ValueError(
+                    f"minutes must be at most {MAX_MINUTES:g} (about 23 months), got "
+                    f"{self.minutes:g}"
+                )
         if self.games is not None:
             put("games", require_int("games", self.games, 1))
         if self.minutes is None and self.games is None:

@@ -17,6 +17,10 @@ weights as they are then); meanwhile the learner trains ``train_ratio`` position
 position. With one worker the order of events does not depend on timing: task ``k + 1`` uses
 the weights trained on the games of tasks up to ``k - 1``, so a run with a game budget and a
 fixed inference precision is reproducible from its seed.
+
+Budget: ``minutes`` is training time. Before its clock starts, the workers compile what they
+run (numba's search kernels, once per machine, then cached: announced with its seconds), so
+that a short run is not spent compiling; the final evaluation comes after it (above).
 """
 
 from __future__ import annotations
@@ -312,8 +316,29 @@ class _Trainer:
 
     # --- the loop -------------------------------------------------------------------------
 
+    def _warm_up(self, workers: list[Any]) -> None:
+        """Have every worker compile what it runs, then start the budget's clock."""
+        self._say(
+            "set-up: the workers compile the search before the time budget starts (first run "
+            "on this machine; cached afterwards)"
+        )
+        start = time.monotonic()
+        calls = [self.actors.call(worker, "warm_up") for worker in workers]
+        if self.evaluator is not None:
+            calls.append(self.eval_actors.call(self.evaluator, "warm_up"))
+        for call in calls:
+            self.actors.result(call)
+        self.session_start = time.monotonic()
+        self._say(f"set-up done in {self.session_start - start:.1f} s; the time budget starts")
+
+    def _say(self, line: str) -> None:
+        if self.stream is not None:
+            self.stream.write(line + "\n")
+            self.stream.flush()
+
     def _loop(self) -> None:
         workers = self._start_workers()
+        self._warm_up(workers)
         calls: dict[Any, int] = {}
         shared: tuple[int, Any] | None = None
 

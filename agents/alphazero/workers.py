@@ -111,7 +111,7 @@ class SelfPlayWorker:
             import torch._inductor.config as inductor_config
 
             inductor_config.compile_threads = 1
-        board_game = _game(game)
+        self.board_game = _game(game)
         self.evaluator = NetworkEvaluator(
             PolicyValueNet(NetworkSpec.from_json(spec)),
             device,
@@ -119,9 +119,15 @@ class SelfPlayWorker:
             batch=settings["games_in_flight"],
             inference=inference,
         )
-        self.selfplay = BatchedSelfPlay(
-            board_game,
-            settings["games_in_flight"],
+        self.settings = settings
+        self.selfplay = self._selfplay(settings["games_in_flight"], seed)
+        self.version: int | None = None
+
+    def _selfplay(self, games: int, seed: int) -> BatchedSelfPlay:
+        settings = self.settings
+        return BatchedSelfPlay(
+            self.board_game,
+            games,
             simulations=settings["simulations"],
             c_puct=settings["c_puct"],
             dirichlet_alpha=settings["dirichlet_alpha"],
@@ -134,7 +140,14 @@ class SelfPlayWorker:
             reuse_tree=settings["reuse_tree"],
             seed=seed,
         )
-        self.version: int | None = None
+
+    def warm_up(self) -> float:
+        """Compile what self-play runs (numba's search kernels; the network's
+        ``torch.compile`` with ``inference="compile"``) on a throwaway game, leaving this
+        worker's games and generators as they were; returns the seconds it took."""
+        start = time.perf_counter()
+        self._selfplay(1, 0).play(self.evaluator, 1)
+        return time.perf_counter() - start
 
     def play(self, weights: dict[str, Any], version: int, moves: int) -> SelfPlayOutput:
         """Make ``moves`` moves in every game with the network ``weights`` (loaded when
@@ -195,6 +208,18 @@ class EvaluationWorker:
         self.spec = NetworkSpec.from_json(spec)
         self.device = device
         self.precision = precision
+
+    def warm_up(self) -> float:
+        """Compile what an evaluation runs (the network's PUCT search and pure UCT's kernels)
+        with one short game of each side's first move rule; returns the seconds it took."""
+        start = time.perf_counter()
+        with torch.random.fork_rng(devices=[]):  # the process's generator is left alone
+            network = PolicyValueNet(self.spec)
+        weights = {k: v.numpy() for k, v in network.state_dict().items()}
+        evaluator = network_evaluator(self.spec, weights, self.device, self.precision, 2)
+        side = NetworkSide(self.game, evaluator, simulations=2, c_puct=1.0, opening_moves=1)
+        play_match(self.game, side, MCTSSide(self.game, 2), 2)
+        return time.perf_counter() - start
 
     def evaluate(self, task: EvaluationTask) -> list[MatchResult]:
         """The checkpoint against each MCTS budget, then against the previous checkpoint."""

@@ -6,6 +6,9 @@ the rung whose rating is nearest its current estimate (where its expected score 
 the rung ratings held fixed (:mod:`connectn_env.ladder.fit`). Games run in the arena's worker
 processes (or on Ray, or here for an agent object or a callable); with a results
 file, a run killed midway resumes without losing or repeating a game.
+
+A rung this installation cannot play (``az`` without torch) is skipped: the candidate plays
+the others, whose ratings stay as in the ladder, and the result names the rungs skipped.
 """
 
 from __future__ import annotations
@@ -26,7 +29,13 @@ from connectn_env.games.validation import require_int, require_number
 from connectn_env.ladder.candidates import Candidate, check_candidate, make_candidate
 from connectn_env.ladder.fit import fit_ratings
 from connectn_env.ladder.games import LADDER_GAMES, ladder_key
-from connectn_env.ladder.ladderfile import Ladder, load_ladder, shipped_ladder
+from connectn_env.ladder.ladderfile import (
+    Ladder,
+    LadderRung,
+    load_ladder,
+    missing_note,
+    shipped_ladder,
+)
 from connectn_env.ladder.matches import open_results, play_tasks
 from connectn_env.specs import parse_agent_spec
 
@@ -61,6 +70,7 @@ class Evaluation:
         rungs: Its games against each rung, weakest rung first.
         played: Games played by this run (the rest came from the results file).
         provisional: Whether the ladder is provisional.
+        skipped: The ladder's rungs that cannot play in this installation (not played).
     """
 
     game: str
@@ -70,6 +80,7 @@ class Evaluation:
     rungs: tuple[RungScore, ...]
     played: int
     provisional: bool
+    skipped: tuple[LadderRung, ...] = ()
 
     @property
     def games(self) -> int:
@@ -101,6 +112,8 @@ class Evaluation:
             lines.append(
                 f"{self.errors} games lost by an error of the candidate (illegal moves...)"
             )
+        if self.skipped:
+            lines.append(f"skipped, not playable here: {missing_note(self.skipped)}")
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
@@ -126,6 +139,9 @@ class Evaluation:
                     "errors": r.errors,
                 }
                 for r in self.rungs
+            ],
+            "skipped": [
+                {"label": r.label, "spec": r.spec, "reason": r.missing} for r in self.skipped
             ],
         }
 
@@ -191,6 +207,8 @@ def evaluate(
         ArenaError: a results file of another evaluation (a ValueError too).
     """
     ladder = _ladder(ladder, game, allow_factories)
+    skipped = ladder.missing
+    ladder = ladder.playable()
     cap, deadline = _budget(games, minutes)
     seed = require_int("seed", seed, 0)
     entry = make_candidate(candidate, name)
@@ -219,7 +237,7 @@ def evaluate(
         played += 1
         display.advance(state.estimate())
     display.close()
-    return _evaluation(ladder, label, counts, played)
+    return _evaluation(ladder, label, counts, played, skipped)
 
 
 def _ladder(ladder: Ladder | str | Path | None, game: Any, allow_factories: bool) -> Ladder:
@@ -283,7 +301,11 @@ def _pairings(label: str, counts: dict[str, list[int]]) -> list[PairingStats]:
 
 
 def _evaluation(
-    ladder: Ladder, label: str, counts: dict[str, list[int]], played: int
+    ladder: Ladder,
+    label: str,
+    counts: dict[str, list[int]],
+    played: int,
+    skipped: tuple[LadderRung, ...],
 ) -> Evaluation:
     fit = fit_ratings([label, *ladder.labels], _pairings(label, counts), ladder.ratings)
     return Evaluation(
@@ -297,6 +319,7 @@ def _evaluation(
         ),
         played=played,
         provisional=ladder.provisional,
+        skipped=skipped,
     )
 
 

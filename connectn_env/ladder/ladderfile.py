@@ -18,12 +18,19 @@ mcts, puct, ab, az, perfect), checked before anything is imported. A rung that n
 factory (``module:callable``) is refused unless the reader allows factories
 (``allow_factories=True``; ``--allow-factories`` on the command line): then loading the file
 imports their modules and rating on it calls them, as a command line naming them would.
+
+A rung whose agent this installation cannot make (``az`` without torch) is read all the
+same, with what to install in :attr:`LadderRung.missing`: ``evaluate`` skips it
+(:meth:`Ladder.playable`), a level of it says what to install, the other rungs keep their
+ratings.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,7 +42,7 @@ from connectn_env.ladder.fit import calibration
 from connectn_env.ladder.games import LADDER_GAMES, ladder_key
 from connectn_env.records.checks import short_repr
 from connectn_env.safe_files import read_regular_bytes
-from connectn_env.specs import BUILTIN_KINDS, parse_agent_spec
+from connectn_env.specs import BUILTIN_KINDS, AgentUnavailableError, parse_agent_spec
 
 __all__ = [
     "DATA",
@@ -44,6 +51,7 @@ __all__ = [
     "Ladder",
     "LadderRung",
     "load_ladder",
+    "missing_note",
     "save_ladder",
     "shipped_keys",
     "shipped_ladder",
@@ -69,6 +77,8 @@ class LadderRung:
         rating: Elo, ``random`` = 0.
         ci95: The 95% interval of the rating (a rung held at an earlier rating: itself).
         games: Games it played in the cross-table.
+        missing: Why its agent cannot play in this installation and what to install
+            (``az`` without torch), or ``""``.
     """
 
     label: str
@@ -76,6 +86,7 @@ class LadderRung:
     rating: float
     ci95: tuple[float, float]
     games: int
+    missing: str = ""
 
 
 @dataclass(frozen=True)
@@ -120,6 +131,23 @@ class Ladder:
     def labels(self) -> list[str]:
         return [rung.label for rung in self.rungs]
 
+    @property
+    def missing(self) -> tuple[LadderRung, ...]:
+        """The rungs that cannot play in this installation (see :attr:`LadderRung.missing`)."""
+        return tuple(rung for rung in self.rungs if rung.missing)
+
+    def playable(self) -> Ladder:
+        """This ladder without the rungs that cannot play here, and without their pairings;
+        the other rungs keep their ratings."""
+        keep = [rung for rung in self.rungs if not rung.missing]
+        labels = {rung.label for rung in keep}
+        return dataclasses.replace(
+            self,
+            rungs=tuple(keep),
+            pairings=tuple(p for p in self.pairings if p.a in labels and p.b in labels),
+            fixed=tuple(label for label in self.fixed if label in labels),
+        )
+
     def by_rating(self) -> list[LadderRung]:
         """The rungs, weakest first by their fitted ratings."""
         return sorted(self.rungs, key=lambda rung: rung.rating)
@@ -138,6 +166,7 @@ class Ladder:
         )
         for level, r in enumerate(self.by_rating(), start=1):
             held = " (held)" if r.label in self.fixed else ""
+            held += " (cannot play here)" if r.missing else ""
             lines.append(
                 f"{level:5d}  {r.label:<{width}}  {r.spec:<{spec_width}}  {r.rating:+5.0f}  "
                 f"{_ci(r):<{ci_width}}  {r.games:5d}{held}"
@@ -167,6 +196,11 @@ class Ladder:
         ]
         if self.machine:
             lines.append("machine: " + ", ".join(f"{k} {v}" for k, v in self.machine.items()))
+        if self.missing:
+            lines.append(
+                "cannot play in this installation (evaluate skips them, their levels say what "
+                f"to install): {missing_note(self.missing)}"
+            )
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
@@ -228,6 +262,14 @@ class Ladder:
                 another game (the message names ``source`` and what is wrong).
         """
         return _parse(data, source, key, allow_factories)
+
+
+def missing_note(rungs: Sequence[LadderRung]) -> str:
+    """One line: the rungs that cannot play here, each group with what to install."""
+    groups: dict[str, list[str]] = {}
+    for rung in rungs:
+        groups.setdefault(rung.missing, []).append(rung.label)
+    return "; ".join(f"{', '.join(labels)}: {reason}" for reason, labels in groups.items())
 
 
 def _ci(rung: LadderRung) -> str:
@@ -384,8 +426,11 @@ def _rungs(value: Any, fail: Any, allow_factories: bool) -> list[LadderRung]:
         )
         if not isinstance(label, str) or not label or any(r.label == label for r in rungs):
             raise fail(f"rung {number}: label {short_repr(label)} must be a new non-empty string")
+        missing = ""
         try:
             parse_agent_spec(spec, allow_human=False, allow_factories=allow_factories)
+        except AgentUnavailableError as error:
+            missing = error.reason
         except (TypeError, ValueError) as error:
             raise fail(
                 f"rung {short_repr(label)}: bad spec: {error}{_factory_note(spec)}"
@@ -406,9 +451,8 @@ def _rungs(value: Any, fail: Any, allow_factories: bool) -> list[LadderRung]:
                 f"rung {short_repr(label)}: games must be an integer from 0 to {MAX_COUNT:,}, got "
                 f"{short_repr(games)}"
             )
-        rungs.append(
-            LadderRung(label, spec, float(rating), (float(ci95[0]), float(ci95[1])), games)
-        )
+        ci = (float(ci95[0]), float(ci95[1]))
+        rungs.append(LadderRung(label, spec, float(rating), ci, games, missing))
     anchor = next((r for r in rungs if r.spec == "random"), None)
     if anchor is None or anchor.rating != 0:
         raise fail("the rung with spec 'random' must be there, rated 0")

@@ -1,7 +1,10 @@
 """Difficulty levels for players, read from a game's shipped ladder: level 1 is the weakest
 rung (the one a beginner beats), the highest level the strongest rung, by fitted rating.
 "Level 5" of a game is then the same agent everywhere that uses this module: ``connectn play
---level``, ``connectn gtp`` and ``connectn pbrain``, Python."""
+--level``, ``connectn gtp`` and ``connectn pbrain``, Python.
+
+A rung this installation cannot play (``az`` without torch) stays a level, so that the
+numbers do not move: asking for it says what to install."""
 
 from __future__ import annotations
 
@@ -66,5 +69,13 @@ def level_rung(game: Any, level: int) -> LadderRung:
 
 def level_spec(game: Any, level: int) -> str:
     """The agent spec of ``level`` on ``game``'s ladder (see :func:`level_rung`), for
-    ``AgentSpec``/``parse_agent_spec`` and ``--opponent``."""
-    return level_rung(game, level).spec
+    ``AgentSpec``/``parse_agent_spec`` and ``--opponent``.
+
+    Raises:
+        TypeError, ValueError: as :func:`level_rung`; also a level this installation cannot
+            play (the message says what to install).
+    """
+    rung = level_rung(game, level)
+    if rung.missing:
+        raise ValueError(f"level {level} ({rung.label}) cannot play here: {rung.missing}")
+    return rung.spec

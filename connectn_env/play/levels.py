@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from connectn_env.ladder.ladderfile import LadderRung
-from connectn_env.ladder.levels import level_rung, levels, levels_key
+from connectn_env.ladder.levels import level_spec, levels, levels_key
 from connectn_env.play.session import GameSession
 from connectn_env.specs import parse_agent_spec
 
@@ -32,12 +32,13 @@ class PlayLevels:
         pending: The level of the next game, or None.
 
     Raises:
-        TypeError, ValueError: a game without levels or a level out of range (the message
-            names the games with levels, or the range).
+        TypeError, ValueError: a game without levels, a level out of range or one this
+            installation cannot play (the message names the games with levels, the range, or
+            what to install).
     """
 
     def __init__(self, game: Any, level: int, *, seed: int | None = None) -> None:
-        level_rung(game, level)
+        level_spec(game, level)
         self.key = levels_key(game)
         self.rungs = levels(self.key)
         self.level = level
@@ -82,9 +83,10 @@ class PlayLevels:
         happened, to show the player.
 
         Raises:
-            TypeError, ValueError: ``level`` is not a level of the game (nothing changes).
+            TypeError, ValueError: ``level`` is not a level of the game, or one this
+                installation cannot play (nothing changes).
         """
-        level_rung(self.key, level)
+        level_spec(self.key, level)
         if session.moves and not session.over:
             self.pending = None if level == self.level else level
             if self.pending is None:
