@@ -258,9 +258,14 @@ class AgentSpec:
             load_checkpoint(options["path"], game)
 
     def __str__(self) -> str:
+        """The spec as written: ``az:pretrained,simulations=200`` (``pretrained=true`` as
+        the bare word it was typed as), parsed back to an equal spec."""
         if not self.options:
             return self.kind
-        return self.kind + ":" + ",".join(f"{k}={_format(v)}" for k, v in self.options)
+        items = [f"{k}={_format(v)}" for k, v in self.options]
+        if self.kind == "az" and self.options[0] == ("pretrained", True):
+            items[0] = "pretrained"
+        return self.kind + ":" + ",".join(items)
 
 
 def parse_agent_spec(text: str, *, allow_human: bool = True) -> AgentSpec:
