@@ -485,14 +485,17 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 parser.exit(2, printable(message, newlines=True))
             return run_protocol(args, agent)
         if args.command == "replay":
-            from connectn_env.play import run_replay
+            from connectn_env.play import NoDisplayError, run_replay
             from connectn_env.records import load_record
 
             try:
                 record = load_record(args.file)
             except (ValueError, OSError) as error:
                 parser.exit(2, printable(f"connectn replay: error: {error}\n", newlines=True))
-            return run_replay(record, args)
+            try:
+                return run_replay(record, args)
+            except NoDisplayError as error:
+                parser.exit(2, printable(f"connectn replay: error: {error}\n", newlines=True))
         if args.command == "bench":
             from connectn_env.bench import run_bench
 
@@ -524,11 +527,11 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         except ValueError as error:
             parser.exit(2, f"connectn {args.command}: error: {error}\n")
         if args.command == "play":
-            from connectn_env.play import AgentBuildError, run_play
+            from connectn_env.play import AgentBuildError, NoDisplayError, run_play
 
             try:
                 return run_play(args)
-            except AgentBuildError as error:
+            except (AgentBuildError, NoDisplayError) as error:
                 parser.exit(2, printable(f"connectn play: error: {error}\n", newlines=True))
         if args.command in ("evaluate", "ladder"):
             from connectn_env.ladder.command import run_evaluate_command, run_ladder_command
