@@ -13,7 +13,7 @@ from connectn_env.play.levels import PlayLevels
 from connectn_env.play.notation import move_format, move_name, parse_move
 from connectn_env.play.session import HINT, MOVE, GameSession
 from connectn_env.play.thinking import think
-from connectn_env.play.wording import counted
+from connectn_env.play.wording import counted, forced
 from connectn_env.render.ansi import STONE_CHARS, render_ansi
 from connectn_env.render.style import load_style
 from connectn_env.safetext import printable
@@ -338,10 +338,8 @@ def _details(result: Any, elapsed: float, kind: str, known: str | None = None) -
         return "."
     mover = "it" if kind == MOVE else "you"
     proven = result.proven or known
-    if proven == "draw":
-        outlook = "a forced draw"
-    elif proven is not None:
-        outlook = f"a forced {proven} for {mover}"
+    if proven is not None:
+        outlook = forced(proven, mover)
     else:
         whose = "its" if kind == MOVE else "your"
         outlook = f"{whose} win chance {(result.root_value + 1) / 2:.0%}"
