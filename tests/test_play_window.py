@@ -700,7 +700,10 @@ def test_the_first_frame_is_shown_before_the_ai_is_asked(monkeypatch):
     flip = window.frame.flip
     monkeypatch.setattr(window.frame, "flip", lambda: (flips.append(window.thinker.busy), flip()))
     try:
+        assert window.frame.try_open() is None  # as run_window opens it
+        assert not window.frame.showing
         window.step()
+        assert window.frame.showing
         assert opened["hidden"] is True  # shown by the first flip, painted
         assert flips[0] is False  # that frame came before the AI's search (and compile)
         assert window.thinker.busy

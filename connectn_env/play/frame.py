@@ -126,6 +126,11 @@ class BoardFrame:
             self._hidden = False
 
     @property
+    def showing(self) -> bool:
+        """True once the window is open and its first frame shown (:meth:`flip`)."""
+        return self.window is not None and not self._hidden
+
+    @property
     def panel_height(self) -> int:
         """Height of the text lines under the board."""
         return PAD + STATUS_LINE + SMALL_LINE * (self.small_lines + 1)

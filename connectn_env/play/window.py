@@ -133,10 +133,9 @@ class PlayWindow:
         The first frame is drawn and shown before the agent is asked anything, so the
         window opens painted, not black while a search starts (and compiles).
         """
-        first = self.frame.window is None
         self.frame.open()
         self.notes.listen()
-        if first:
+        if not self.frame.showing:
             self.draw()
             self.frame.flip()
         for event in pygame.event.get():
