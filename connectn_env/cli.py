@@ -166,7 +166,8 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
 
 def _levels_help(game: str) -> str:
     """``": 1 random, 2 uct-10, ..."``: the levels of ``game`` (a registry name), one list per
-    shipped ladder of that game, read from the ladders' files."""
+    shipped ladder of that game, read from the ladders' files (a ladder that cannot be read
+    here is named with the reason: help never fails)."""
     from connectn_env.ladder.games import LADDER_GAMES, command_game
     from connectn_env.ladder.ladderfile import shipped_keys
     from connectn_env.ladder.levels import levels
@@ -176,7 +177,12 @@ def _levels_help(game: str) -> str:
         return f" (none for {game}: no ladder of it ships)"
     lists = []
     for key in keys:
-        labels = ", ".join(f"{n} {rung.label}" for n, rung in enumerate(levels(key), start=1))
+        try:
+            rungs = levels(key)
+        except ValueError as error:
+            lists.append(f"{command_game(key)}: cannot be read ({error})")
+            continue
+        labels = ", ".join(f"{n} {rung.label}" for n, rung in enumerate(rungs, start=1))
         lists.append(labels if len(keys) == 1 else f"{command_game(key)}: {labels}")
     return ". Levels: " + "; ".join(lists)
 

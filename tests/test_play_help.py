@@ -64,3 +64,13 @@ def test_level_help_lists_the_games_levels_from_its_ladders(game, capsys) -> Non
 
 def test_level_help_of_a_game_without_a_ladder_says_so(capsys) -> None:
     assert "(none for tictactoe: no ladder of it ships)" in play_help("tictactoe", capsys)
+
+
+def test_level_help_names_a_ladder_it_cannot_read_and_still_shows(monkeypatch, capsys) -> None:
+    def unreadable(key):
+        raise ValueError(f"{key}: bad spec: need torch")
+
+    module = importlib.import_module("connectn_env.ladder.levels")  # (the package's levels
+    monkeypatch.setattr(module, "levels", unreadable)  # is the function of that name)
+    text = play_help("connect_four", capsys)
+    assert "Levels: connect_four: cannot be read (connect_four: bad spec: need torch)" in text
