@@ -82,9 +82,12 @@ DEFAULT_PBRAIN_OPPONENT = "mcts:time=30"
 DESCRIPTION = "Play against the AI, run tournaments, replay games, benchmark."
 SPEC_HELP = (
     "Agent specs: random[:seed=S], mcts[:simulations=800,c=1.4,time=0.5,rave=true,...], "
-    "puct[:simulations=400,...], az:path=RUN_DIR/best.pt[,simulations=200,...] (a trained "
-    "AlphaZero network), ab[:depth=6,time=1,nodes=200000,...] (alpha-beta), "
-    "module:callable[:key=value,...] (a factory returning an object with act(env)); values "
+    "puct[:simulations=400,...], az:pretrained[,simulations=200,threads=1,...] (the AlphaZero "
+    "network shipped for the game; needs torch), az:path=RUN_DIR/best.pt[,simulations=200,...] "
+    "(a trained AlphaZero network), ab[:depth=6,time=1,nodes=200000,...] (alpha-beta), perfect "
+    "(Connect Four's perfect player: opening book, then solver), human (two people at one "
+    "board; play only), module:callable[:key=value,...] (a factory returning an object with "
+    "act(env)); values "
     "are true/false, integers, decimals or strings. A spec runs code: module:callable "
     "imports that module and calls that callable, whatever it is, so use only specs you "
     "would run as commands."
@@ -145,10 +148,43 @@ _positive_int = _int_at_least(1)
 _seed = _int_at_least(0)
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, plus the text of an option's ``more_help()`` (help computed
+    only when it is shown, such as the levels read from the shipped ladders)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = super()._get_help_string(action) or ""
+        more = getattr(action, "more_help", None)
+        return text if more is None else text + more().replace("%", "%%")
+
+
 def _formatter(prog: str) -> argparse.HelpFormatter:
     """Help text no wider than the terminal and never wider than HELP_WIDTH columns."""
     width = min(HELP_WIDTH, shutil.get_terminal_size().columns)
-    return argparse.HelpFormatter(prog, width=width, max_help_position=min(30, width // 3))
+    return _HelpFormatter(prog, width=width, max_help_position=min(30, width // 3))
+
+
+def _levels_help(game: str) -> str:
+    """``": 1 random, 2 uct-10, ..."``: the levels of ``game`` (a registry name), one list per
+    shipped ladder of that game, read from the ladders' files (a ladder that cannot be read
+    here is named with the reason: help never fails)."""
+    from connectn_env.ladder.games import LADDER_GAMES, command_game
+    from connectn_env.ladder.ladderfile import shipped_keys
+    from connectn_env.ladder.levels import levels
+
+    keys = [key for key in shipped_keys() if LADDER_GAMES[key].name == game]
+    if not keys:
+        return f" (none for {game}: no ladder of it ships)"
+    lists = []
+    for key in keys:
+        try:
+            rungs = levels(key)
+        except ValueError as error:
+            lists.append(f"{command_game(key)}: cannot be read ({error})")
+            continue
+        labels = ", ".join(f"{n} {rung.label}" for n, rung in enumerate(rungs, start=1))
+        lists.append(labels if len(keys) == 1 else f"{command_game(key)}: {labels}")
+    return ". Levels: " + "; ".join(lists)
 
 
 def _first_side(prog: str) -> str:
@@ -190,7 +226,8 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="SPEC",
             help=f"the AI, an agent spec (default {DEFAULT_OPPONENT}); human: two people play",
         )
-        _add_level_option(opponent)
+        game = sub.prog.rsplit(" ", 1)[-1]
+        _add_level_option(opponent).more_help = lambda: _levels_help(game)
         order = sub.add_mutually_exclusive_group()
         order.add_argument(
             "--human-first",
@@ -374,8 +411,8 @@ def _add_agent_options(parser: argparse.ArgumentParser, default: str, ladder: st
     parser.add_argument("--seed", type=_seed, default=None, help="seed of the agent (>= 0)")
 
 
-def _add_level_option(group: argparse._MutuallyExclusiveGroup, ladder: str = "") -> None:
-    group.add_argument(
+def _add_level_option(group: argparse._MutuallyExclusiveGroup, ladder: str = "") -> argparse.Action:
+    return group.add_argument(
         "--level",
         type=ascii_int,
         metavar="N",
@@ -454,14 +491,17 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 parser.exit(2, printable(message, newlines=True))
             return run_protocol(args, agent)
         if args.command == "replay":
-            from connectn_env.play import run_replay
+            from connectn_env.play import NoDisplayError, run_replay
             from connectn_env.records import load_record
 
             try:
                 record = load_record(args.file)
             except (ValueError, OSError) as error:
                 parser.exit(2, printable(f"connectn replay: error: {error}\n", newlines=True))
-            return run_replay(record, args)
+            try:
+                return run_replay(record, args)
+            except NoDisplayError as error:
+                parser.exit(2, printable(f"connectn replay: error: {error}\n", newlines=True))
         if args.command == "bench":
             from connectn_env.bench import run_bench
 
@@ -493,11 +533,11 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         except ValueError as error:
             parser.exit(2, f"connectn {args.command}: error: {error}\n")
         if args.command == "play":
-            from connectn_env.play import AgentBuildError, run_play
+            from connectn_env.play import AgentBuildError, NoDisplayError, run_play
 
             try:
                 return run_play(args)
-            except AgentBuildError as error:
+            except (AgentBuildError, NoDisplayError) as error:
                 parser.exit(2, printable(f"connectn play: error: {error}\n", newlines=True))
         if args.command in ("evaluate", "ladder"):
             from connectn_env.ladder.command import run_evaluate_command, run_ladder_command

@@ -9,7 +9,8 @@ Grammar::
                                reuse, max_nodes, seed
     ab[:key=value,...]         alpha-beta; keys: depth, time, nodes, table_bits, seed
     az:path=FILE[,key=value,...]   a trained AlphaZero network (RUN_DIR/best.pt); keys: path,
-                               simulations, time, c, temperature, device, seed
+                               simulations, time, c, temperature, device, threads (torch's
+                               threads during a search; 1 by default), seed
     az:pretrained[,key=value,...]  the network shipped for the game (the same keys, and
                                network=SHA: it must be the network whose SHA-256 starts so)
     perfect                    Connect Four's perfect player (opening book, then solver)
@@ -141,6 +142,7 @@ _KEYS: dict[str, dict[str, _Key]] = {
         "c": _Key("c_puct", float, 0.0, high=1e6),
         "temperature": _Key("temperature", float, 0.0, high=1e6),
         "device": _Key("device", str, choices=("cpu", "cuda")),
+        "threads": _Key("threads", int, 1, high=1024),  # torch's, during each search
         "seed": _Key("seed", int, 0),
     },
     "perfect": {},
@@ -285,9 +287,14 @@ class AgentSpec:
             load_checkpoint(options["path"], game)
 
     def __str__(self) -> str:
+        """The spec as written: ``az:pretrained,simulations=200`` (``pretrained=true`` as
+        the bare word it was typed as), parsed back to an equal spec."""
         if not self.options:
             return self.kind
-        return self.kind + ":" + ",".join(f"{k}={_format(v)}" for k, v in self.options)
+        items = [f"{k}={_format(v)}" for k, v in self.options]
+        if self.kind == "az" and self.options[0] == ("pretrained", True):
+            items[0] = "pretrained"
+        return self.kind + ":" + ",".join(items)
 
 
 def parse_agent_spec(

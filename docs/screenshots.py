@@ -91,7 +91,9 @@ def take(shot: Shot) -> Path:
     from connectn_env.play.window import PlayWindow
     from connectn_env.records import GameConfig
 
-    agent = agents.MCTSAgent(simulations=SIMULATIONS, seed=0)
+    # exact=False: every move searched (Connect Four's opening book answers without a
+    # search, and a move known without one has no shares to show)
+    agent = agents.MCTSAgent(simulations=SIMULATIONS, seed=0, exact=False)
     session = GameSession(GameConfig(shot.game).make_env(), agent, human_player=0)
     title = f"connectn play: {session.game.title} against {OPPONENT}"
     window = PlayWindow(session, title=title, opponent=OPPONENT)

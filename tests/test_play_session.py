@@ -3,21 +3,26 @@ hints, game-over callback), move notation, the background thinker and the UI cho
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 
+import pygame
 import pytest
 
 import agents
 from connectn_env.games import tictactoe
 from connectn_env.play import (
     GameSession,
+    NoDisplayError,
     Thinker,
     choose_ui,
     display_problem,
     move_name,
     parse_move,
 )
-from connectn_env.records import GameConfig
+from connectn_env.records import GameConfig, GameRecord, save_record
 
 
 def session_of(game="tictactoe", agent=None, human_player=0, **params):
@@ -320,3 +325,48 @@ def test_othello_illegal_moves_are_named_not_numbered(text, reason):
     with pytest.raises(ValueError, match=reason) as error:
         parse_move(session.state, text)
     assert "action" not in str(error.value)
+
+
+def without_display(monkeypatch):
+    for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+
+
+def test_a_window_without_a_display_is_refused_unless_a_driver_is_chosen(monkeypatch):
+    without_display(monkeypatch)
+    with pytest.raises(NoDisplayError, match=r"^--ui window: no display \(neither DISPLAY nor"):
+        choose_ui("window")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # chosen by hand: drawn off screen
+    assert choose_ui("window") == ("window", None)
+
+
+def test_sdl_falling_back_to_an_offscreen_driver_is_no_display(monkeypatch):
+    without_display(monkeypatch)
+    monkeypatch.setenv("DISPLAY", ":99")
+    monkeypatch.setattr(pygame.display, "get_init", lambda: False)
+    monkeypatch.setattr(pygame.display, "init", lambda: None)
+    monkeypatch.setattr(pygame.display, "get_driver", lambda: "offscreen")
+    monkeypatch.setattr(pygame.display, "quit", lambda: None)
+    assert display_problem() == "SDL found no display and fell back to its offscreen driver"
+    with pytest.raises(NoDisplayError, match="fell back to its offscreen driver"):
+        choose_ui("window")
+    assert choose_ui("auto")[0] == "terminal"
+
+
+@pytest.mark.parametrize("command", [["play", "connect_four"], ["replay", "GAME"]])
+def test_connectn_with_a_window_and_no_display_stops_with_one_line(command, tmp_path):
+    if command[0] == "replay":
+        session = session_of("tictactoe")
+        session.play(4)
+        command = ["replay", str(save_record(GameRecord.from_state(session.state), tmp_path)[0])]
+    env = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER", "DISPLAY")}
+    start = time.monotonic()
+    run = subprocess.run(
+        [sys.executable, "-m", "connectn_env.cli", *command, "--ui", "window"],
+        capture_output=True, text=True, timeout=60, env={**env, "WAYLAND_DISPLAY": ""},
+    )  # fmt: skip
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.count("\n") == 1
+    assert "error: --ui window: no display (neither DISPLAY nor WAYLAND_DISPLAY" in run.stderr
+    assert time.monotonic() - start < 30  # it hung for ever

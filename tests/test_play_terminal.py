@@ -7,14 +7,17 @@ from __future__ import annotations
 import io
 import logging
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 import agents
 from connectn_env.play import GameSession, _recorder
-from connectn_env.play.terminal import run_terminal
+from connectn_env.play.terminal import COMMANDS, run_terminal
 from connectn_env.records import GameConfig, load_record
 
 RESULTS = ("You win!", "The AI wins.", "Draw.")
@@ -259,3 +262,73 @@ def test_compile_announcements_are_printed_one_line_each():
     assert lines[compiling + 1] == "  compiled Tic-tac-toe search kernels in 0.1 s"
     assert lines[compiling + 2].startswith("AI (X) plays")
     assert (list(logger.handlers), logger.level) == before  # attached only while playing
+
+
+class ScriptedSearch:
+    """A search agent whose results are given: (action, root proof, proven moves) per call."""
+
+    def __init__(self, answers):
+        self.answers = list(answers)
+
+    def act(self, env):
+        return self.search(env).action
+
+    def search(self, env):
+        import numpy as np
+
+        action, proven, proven_moves = self.answers.pop(0)
+        pi = np.zeros(env.game.num_actions)
+        pi[action] = 1.0
+        return SimpleNamespace(
+            action=action, proven=proven, proven_moves=proven_moves, root_value=-0.1,
+            simulations=1, pi=pi,
+        )  # fmt: skip
+
+
+def test_a_hint_after_the_ai_proved_its_win_says_the_forced_loss():
+    # The AI's search proved its move 4 wins; the hint's own search proves nothing.
+    agent = ScriptedSearch([(3, "win", {3: "win"}), (2, None, {})])
+    status, out, _ = terminal_game("connect_four", agent, ["1", "hint", "quit"])
+    assert status == 0
+    assert "AI (O) plays 4 (1 simulation in" in out and "a forced win for it)." in out
+    assert "Hint: 3 (1 simulation in" in out and "a forced loss for you)." in out
+    assert "win chance" not in out and "1 simulations" not in out
+
+
+def test_the_proof_of_a_search_holds_for_its_position_and_the_next_only():
+    session = GameSession(GameConfig("tictactoe").make_env(), agents.RandomAgent(seed=0))
+    assert session.proven() is None
+    result = SimpleNamespace(proven="win", proven_moves={4: "win", 0: "draw"})
+    session.note_answer("hint", (), 4, result)
+    assert session.proven() == "win"
+    session.play(4)
+    assert session.proven() == "loss"  # the move proven to win, seen by the one who answers
+    session.undo()
+    session.play(0)
+    assert session.proven() == "draw"
+    session.play(1)
+    assert session.proven() is None
+
+
+def test_one_prompt_per_turn_and_help_says_what_each_command_does():
+    status, out, _ = terminal_game("tictactoe", agents.RandomAgent(seed=0), ["help", "quit"])
+    assert status == 0
+    assert "to move" not in out  # the board's status line: the prompt says it
+    assert out.count("Your move (X): ") == 2
+    help_text = out.split("Your move (X): help\n")[1]
+    for command, what in COMMANDS.items():
+        if command != "level [N]":
+            assert re.search(rf"^  {re.escape(command)} +{re.escape(what)}$", help_text, re.M)
+    assert "level" not in help_text  # no levels without --level
+
+
+def test_the_board_of_a_finished_game_keeps_its_result_line():
+    lines = ["a1", "a2", "b1", "b2", "c1", "quit"]  # X: a row; the other side: column b
+    status, out, _ = terminal_game("tictactoe", None, lines)
+    assert status == 0 and "player_0 (X) wins after 5 moves" in out
+
+
+def test_docs_name_every_terminal_command():
+    text = (Path(__file__).parents[1] / "docs" / "play.md").read_text()
+    for command in COMMANDS:
+        assert f"`{command.split()[0]}" in text

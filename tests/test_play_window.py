@@ -14,6 +14,7 @@ import pytest
 
 import agents
 from connectn_env.play import GameSession
+from connectn_env.play.movelist import ROW_HEIGHT
 from connectn_env.play.window import (
     HINT_COLOUR,
     LOSS_BANNER,
@@ -219,7 +220,8 @@ def stone_square(window, shot, row, col):
     ],
 )
 def test_analysis_overlay_tints_empty_cells_only(game, params, click_at):
-    window = make_window(game, **params)
+    # exact=False: no opening book (a book move is known without a search: no shares)
+    window = make_window(game, agents.MCTSAgent(simulations=50, seed=0, exact=False), **params)
     session = window.session
     try:
         press(window, pygame.K_a)
@@ -233,10 +235,12 @@ def test_analysis_overlay_tints_empty_cells_only(game, params, click_at):
         overlaid = window.frame.screenshot()
         pi = session.analysis.result.pi
         state = session.state
+        searched = state.game.new_initial_state()  # the position of the AI's search
+        searched.apply_action(session.moves[0])
         style = window.frame.renderer.style
         tinted = 0
         for action in range(state.game.num_actions):  # the searched empty cells are tinted
-            cell = style.landing_cell(state, action)
+            cell = style.landing_cell(searched, action)  # where the move lands in it
             if cell is None or state.board[cell]:
                 continue
             x, y = window.frame.cell_pixel(*cell)
@@ -248,9 +252,8 @@ def test_analysis_overlay_tints_empty_cells_only(game, params, click_at):
             np.testing.assert_array_equal(
                 stone_square(window, overlaid, row, col), stone_square(window, plain, row, col)
             )
-        ai_move = session.moves[1]
-        if not state.game.gravity:  # the AI's move is on a stone now: its share is in words
-            assert f"(also {style.move_label(state.game, ai_move)} " in window.info_line()
+        ai_move = session.moves[1]  # on a stone now (in every game): its share is in words
+        assert f", {style.move_label(state.game, ai_move)} (played) " in window.info_line()
         press(window, pygame.K_a)
         assert np.array_equal(window.frame.screenshot(), plain)
     finally:
@@ -267,7 +270,7 @@ def test_analysis_caption_names_the_line_and_the_proven_moves():
         press(window, pygame.K_a)
         caption = window._analysis_caption()
         assert window.session.analysis.result.action == 0
-        assert "; line 1 " in caption and "loss" in caption.split("; proven ")[1]
+        assert "; expected line 1 " in caption and "loss" in caption.split("; proven ")[1]
     finally:
         window.close()
 
@@ -674,5 +677,131 @@ def test_a_long_caption_is_wrapped_onto_two_lines():
             line = window.frame.small_rect(index)
             pixels = shot[line.top : line.bottom, line.left : line.right].reshape(-1, 3)
             assert (np.abs(pixels.astype(int) - TEXT).max(axis=1) < 60).sum() > 50
+    finally:
+        window.close()
+
+
+# --- issue 42: the first frame, the hint over the analysis, book moves, captions, baselines
+
+
+def test_the_first_frame_is_shown_before_the_ai_is_asked(monkeypatch):
+    agent = _HeldAgent(announce=False)
+    session = GameSession(GameConfig("othello").make_env(), agent, human_player=1)
+    window = PlayWindow(session)
+    opened = {}
+    make = pygame.Window
+
+    def window_made(*args, **kwargs):
+        opened.update(kwargs)
+        return make(*args, **kwargs)
+
+    monkeypatch.setattr(pygame, "Window", window_made)
+    flips = []
+    flip = window.frame.flip
+    monkeypatch.setattr(window.frame, "flip", lambda: (flips.append(window.thinker.busy), flip()))
+    try:
+        assert window.frame.try_open() is None  # as run_window opens it
+        assert not window.frame.showing
+        window.step()
+        assert window.frame.showing
+        assert opened["hidden"] is True  # shown by the first flip, painted
+        assert flips[0] is False  # that frame came before the AI's search (and compile)
+        assert window.thinker.busy
+    finally:
+        agent.go.set()
+        window.close()
+
+
+def test_the_hint_ring_leaves_the_analysis_percentage_readable():
+    agent = agents.MCTSAgent(simulations=400, seed=0, exact=False)
+    window = make_window(agent=agent)
+    try:
+        press(window, pygame.K_a)
+        press(window, pygame.K_h)
+        run_until(window, lambda: window.session.hint is not None and idle(window))
+        hint = window.session.hint
+        assert window.session.analysis.result.pi[hint] > 0  # a percentage on the ring's cell
+        shot = window.frame.screenshot()
+        x, y = window.frame.cell_pixel(5, hint)
+        centre = shot[y - 1 : y + 2, x - 1 : x + 2].reshape(-1, 3)
+        assert not any(near(pixel, HINT_COLOUR, 30) for pixel in centre)  # no dot on it
+        assert any(near(shot[y, x + dx], HINT_COLOUR, 30) for dx in range(-60, 60))  # the ring
+    finally:
+        window.close()
+
+
+def test_a_book_move_shows_no_shares_and_says_it_was_known():
+    window = make_window(agent=agents.MCTSAgent(simulations=50, seed=0), human_player=1)
+    try:
+        run_until(window, lambda: len(window.session.moves) == 1 and idle(window))
+        plain = board_part(window, window.frame.screenshot())
+        press(window, pygame.K_a)
+        shot = board_part(window, window.frame.screenshot())
+        assert np.array_equal(shot, plain)  # no share drawn (it showed 100% above the stone)
+        caption = window.info_line()
+        known = "4, known without a search (a forced win for it)"
+        assert caption == f"Analysis of the AI's move at move 1: {known}"
+    finally:
+        window.close()
+
+
+def test_the_heat_map_of_a_gravity_game_is_of_the_position_searched():
+    window = make_window(agent=agents.MCTSAgent(simulations=200, seed=0, exact=False))
+    session = window.session
+    try:
+        click(window, 0, 3)
+        run_until(window, lambda: len(session.moves) == 2 and idle(window))
+        plain = window.frame.screenshot()
+        press(window, pygame.K_a)
+        overlaid = window.frame.screenshot()
+        column = session.moves[1]  # the AI's column: its share is in words, not a cell above
+        row = landing_row(session.state, column) - 1
+        x, y = window.frame.cell_pixel(row, column)
+        assert np.array_equal(
+            overlaid[y - 2 : y + 3, x - 2 : x + 3], plain[y - 2 : y + 3, x - 2 : x + 3]
+        )
+        assert f", {column + 1} (played) " in window.info_line()
+        assert "simulations per move" in window.info_line() and "(also" not in window.info_line()
+    finally:
+        window.close()
+
+
+def test_a_one_move_line_is_not_shown_and_one_simulation_is_singular():
+    window = make_window(agent=agents.MCTSAgent(simulations=1, seed=0, exact=False))
+    try:
+        click(window, 0, 3)
+        run_until(window, lambda: len(window.session.moves) == 2 and idle(window))
+        press(window, pygame.K_a)
+        caption = window.info_line()
+        assert "share of 1 simulation per move" in caption
+        assert "line" not in caption
+    finally:
+        window.close()
+
+
+def text_bottom(shot, left, right, below):
+    """The lowest row above row ``below`` with text pixels between columns left and right."""
+    part = shot[:below, round(left) : round(right)].astype(int)
+    dark = (np.abs(part - np.asarray(TEXT)).max(axis=2) < 60).any(axis=1)
+    return int(np.flatnonzero(dark)[-1])
+
+
+@pytest.mark.parametrize("game", ["connect_four", "othello"])
+def test_the_move_list_heading_stands_on_the_column_labels_baseline(game):
+    window = make_window(game, agent="random")
+    try:
+        shot = window.frame.screenshot()
+        side, geometry = window.frame.side_rect(), window.frame.renderer.geometry
+        rule = side.y + ROW_HEIGHT - 1  # under the heading
+        x, _ = geometry.column_labels[0][1]  # "1" or "a": no descender
+        half = geometry.cell / 3
+        number_w = round(side.w * 0.24)
+        move_w = (side.w - number_w) // 2
+        bottoms = {
+            text_bottom(shot, x - half, x + half, rule),
+            text_bottom(shot, side.x + number_w, side.x + number_w + move_w, rule),
+            text_bottom(shot, side.x + number_w + move_w, side.right, rule),
+        }
+        assert len(bottoms) == 1, bottoms  # "Red" and "Yellow" stood 1 and 3 px under "1"
     finally:
         window.close()

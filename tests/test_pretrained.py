@@ -195,3 +195,42 @@ def test_a_model_cards_strength_table_shows_each_colour_where_measured() -> None
     assert new[0].endswith("| moving first | moving second |")
     assert new[1].count("|") == new[0].count("|") == new[2].count("|")
     assert new[2].endswith("| 1.000 | 0.800 |")
+
+
+@pytest.mark.parametrize(("spec", "threads"), [("", 1), (",threads=3", 3)])
+def test_a_network_agent_searches_with_its_torch_threads_and_restores_them(
+    spec, threads, monkeypatch
+) -> None:
+    agent = parse_agent_spec(f"az:pretrained,simulations=8{spec}").build(seed=0)
+    assert agent.threads == threads
+    env = GameConfig("tictactoe").make_env()
+    env.reset(seed=0)
+    agent.search(env)  # loads the network (attached on first use)
+    seen = []
+    evaluate = agent.evaluator.__call__
+
+    def watched(*args):
+        seen.append(torch.get_num_threads())
+        return evaluate(*args)
+
+    monkeypatch.setattr(agent, "evaluator", watched)
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        agent.search(env)
+        assert torch.get_num_threads() == 2  # the process's setting, restored
+    finally:
+        torch.set_num_threads(before)
+    assert seen and set(seen) == {threads}
+
+
+def test_none_leaves_torch_threads_alone_and_a_bad_count_is_refused() -> None:
+    before = torch.get_num_threads()
+    assert AlphaZeroAgent.pretrained(GameConfig("tictactoe"), threads=None).threads is None
+    with pytest.raises(ValueError, match="threads must be at least 1, got 0"):
+        parse_agent_spec("az:pretrained,threads=0")
+    with pytest.raises(ValueError, match="threads must be at least 1, got 0"):
+        AlphaZeroAgent.pretrained(threads=0)
+    with pytest.raises(TypeError, match="threads must be an int"):
+        AlphaZeroAgent.pretrained(threads=1.5)
+    assert torch.get_num_threads() == before

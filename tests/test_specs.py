@@ -229,3 +229,18 @@ def test_the_node_bound_is_what_two_trees_take_in_physical_memory() -> None:
         memory_limits.check_max_nodes(limit + 1)
     with pytest.raises(TypeError, match="max_nodes must be an int"):
         memory_limits.check_max_nodes(2.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("az:pretrained", "az:pretrained"),
+        ("az:pretrained, simulations=50", "az:pretrained,simulations=50"),
+        ("az:simulations=50,pretrained=true", "az:simulations=50,pretrained=true"),
+    ],
+)
+def test_a_shipped_network_is_shown_as_typed(text, shown) -> None:
+    pytest.importorskip("torch")
+    spec = parse_agent_spec(text)
+    assert str(spec) == shown
+    assert parse_agent_spec(str(spec)) == spec

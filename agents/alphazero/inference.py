@@ -12,7 +12,8 @@ place, so they need no new compile.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -23,7 +24,14 @@ from agents.alphazero.network import PolicyValueNet, encode, masked_log_softmax
 from connectn_env.games.compile_notice import announce_compile
 from connectn_env.games.validation import require_choice
 
-__all__ = ["INFERENCES", "PRECISIONS", "NetworkEvaluator", "fastest_precision", "weights_of"]
+__all__ = [
+    "INFERENCES",
+    "PRECISIONS",
+    "NetworkEvaluator",
+    "fastest_precision",
+    "torch_threads",
+    "weights_of",
+]
 
 _DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 _TIMING_SECONDS = 0.15
@@ -33,6 +41,22 @@ _MARGIN = 0.9  # bfloat16 must be at least 10% faster to be chosen
 def weights_of(model: torch.nn.Module) -> dict[str, np.ndarray]:
     """The model's state dict as numpy arrays (cheap to send to worker processes)."""
     return {name: value.detach().cpu().numpy().copy() for name, value in model.state_dict().items()}
+
+
+@contextmanager
+def torch_threads(threads: int | None) -> Iterator[None]:
+    """Run the block with torch's intra-op threads set to ``threads`` (None: as they are),
+    then restore the number it had. The setting is the process's: torch ops of other
+    threads meanwhile use it too."""
+    if threads is None:
+        yield
+        return
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def _seconds_per_call(model: torch.nn.Module, x: torch.Tensor) -> float:

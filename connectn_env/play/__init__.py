@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from connectn_env.play.notation import move_format, move_name, parse_move
 from connectn_env.play.session import Analysis, GameSession
 from connectn_env.play.thinking import Answer, Status, Thinker, think
-from connectn_env.play.ui import choose_ui, display_problem
+from connectn_env.play.ui import NoDisplayError, choose_ui, display_problem
 from connectn_env.safetext import printable
 
 if TYPE_CHECKING:
@@ -43,6 +43,8 @@ def run_play(args: argparse.Namespace) -> int:
 
     Raises:
         ValueError: a bad game option, agent spec, level or ``ui``.
+        NoDisplayError: ``ui`` is ``"window"`` and no window can be shown (before the agent
+            is built).
         AgentBuildError: the opponent's spec did not give an agent.
     """
     from connectn_env.gameoptions import game_config_from_args
@@ -149,6 +151,7 @@ __all__ = [
     "Analysis",
     "Answer",
     "GameSession",
+    "NoDisplayError",
     "Status",
     "Thinker",
     "choose_ui",

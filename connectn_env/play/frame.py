@@ -22,7 +22,7 @@ import pygame.freetype
 
 from connectn_env.games.validation import require_number
 from connectn_env.render.geometry import LARGEST_CELL, MIN_WIDTH, SMALLEST_CELL, BoardGeometry
-from connectn_env.render.pygame_renderer import PygameRenderer
+from connectn_env.render.pygame_renderer import PygameRenderer, baseline
 from connectn_env.render.theme import BACKGROUND, STATUS_BAR, TEXT
 from connectn_env.safetext import printable
 
@@ -79,13 +79,15 @@ class BoardFrame:
         self.board_rect = pygame.Rect((0, 0), renderer.size)
         self.fonts: tuple[Any, Any] | None = None
         self._opened_display = False
+        self._hidden = False  # opened, its first frame not drawn yet
         self._laid_out: tuple[int, int] | None = None  # the window size of the layout
 
     def open(self) -> None:
         """Open the window (initialising pygame's display if needed); safe to repeat.
 
         The window is as large as the board's picture at its usual size needs, or smaller
-        to fit the desktop (:meth:`screen_room`); it can be resized.
+        to fit the desktop (:meth:`screen_room`); it can be resized. It stays hidden until
+        its first frame is drawn (:meth:`flip`), so it never shows an unpainted picture.
         """
         if self.window is not None:
             return
@@ -107,13 +109,26 @@ class BoardFrame:
             board_w, board_h = self.renderer.size
         width = max(board_w + self.side_width, min(max(help_w, FRAME_WIDTH), room_w))
         self.window = pygame.Window(
-            self.title, (width, board_h + self.panel_height), resizable=True
+            self.title, (width, board_h + self.panel_height), resizable=True, hidden=True
         )
+        self._hidden = True
         self.window.minimum_size = (
             MIN_WIDTH + self.side_width,
             MIN_BOARD_HEIGHT + self.panel_height,
         )
         self.fit()
+
+    def flip(self) -> None:
+        """Show what was drawn since the last flip; the first shows the window."""
+        self.window.flip()
+        if self._hidden:
+            self.window.show()
+            self._hidden = False
+
+    @property
+    def showing(self) -> bool:
+        """True once the window is open and its first frame shown (:meth:`flip`)."""
+        return self.window is not None and not self._hidden
 
     @property
     def panel_height(self) -> int:
@@ -229,13 +244,15 @@ class BoardFrame:
         small: bool = False,
         colour: RGB = TEXT,
         centre: bool = False,
+        baseline: int | None = None,
     ) -> int:
-        """Draw one line of text in ``rect`` (shrunk to fit; control characters escaped);
-        returns its right edge."""
+        """Draw one line of text in ``rect`` (shrunk to fit; control characters escaped),
+        on the window row ``baseline`` (default: the one that centres the line in
+        ``rect``); returns its right edge."""
         if not text:
             return rect.x
         self.shown.append(printable(text))
-        return self._draw_text(text, rect, small, colour, centre)
+        return self._draw_text(text, rect, small, colour, centre, baseline)
 
     def paragraph(self, text: str, first: int, count: int) -> None:
         """Draw ``text`` on small lines ``first`` to ``first + count - 1``, wrapped at spaces
@@ -256,20 +273,25 @@ class BoardFrame:
             self._draw_text(line, self.small_rect(first + index), True, TEXT, False)
 
     def _draw_text(
-        self, text: str, rect: pygame.Rect, small: bool, colour: RGB, centre: bool
+        self,
+        text: str,
+        rect: pygame.Rect,
+        small: bool,
+        colour: RGB,
+        centre: bool,
+        line: int | None = None,
     ) -> int:
         font = self.fonts[1 if small else 0]
         picture, bounds = font.render(printable(text), colour)
-        place = picture.get_rect(midleft=(rect.x, rect.centery))
+        scale = 1.0
         if picture.get_width() > rect.w:
             scale = rect.w / picture.get_width()
             picture = pygame.transform.smoothscale(
                 picture, (rect.w, max(1, round(picture.get_height() * scale)))
             )
-            place = picture.get_rect(midleft=(rect.x, rect.centery))
-        else:  # on the line's baseline, so that "g5" and "b3" stand level
-            ascender, descender = font.get_sized_ascender(), font.get_sized_descender()
-            place.y = rect.centery + (ascender + descender) // 2 - bounds.y
+        # On the baseline, so that "g5" and "b3" (or "Red" and a shrunk "Yellow") stand level
+        line = baseline(font, rect.centery) if line is None else line
+        place = picture.get_rect(left=rect.x, top=line - round(bounds.y * scale))
         if centre:
             place.centerx = rect.centerx
         self.surface.blit(picture, place)
@@ -281,6 +303,11 @@ class BoardFrame:
         if not self.board_rect.collidepoint(pos):
             return None
         return self.renderer.action_at((pos[0] - self.board_rect.x, pos[1] - self.board_rect.y))
+
+    def column_label_baseline(self) -> int | None:
+        """The window row of the board's column labels' baseline, or None without them."""
+        line = self.renderer.column_label_baseline()
+        return None if line is None else self.board_rect.y + line
 
     def cell_pixel(self, row: int, col: int) -> tuple[int, int]:
         """Window pixel at the centre of cell (row, col)."""

@@ -58,8 +58,8 @@ class MoveList:
     ) -> None:
         """Draw the list of moves ``names`` into ``rect`` of ``frame`` (a
         :class:`~connectn_env.play.frame.BoardFrame`): a heading row with the two players'
-        names, then the move pairs; move ``current`` (0-based; None: none) on a marked
-        background."""
+        names (on the baseline of the board's column labels, where it has them), then the
+        move pairs; move ``current`` (0-based; None: none) on a marked background."""
         surface = frame.surface
         surface.fill(STATUS_BAR, rect)
         visible = self.visible_rows(rect)
@@ -74,13 +74,15 @@ class MoveList:
         number_w = round(rect.w * 0.24)
         move_w = (rect.w - number_w) // 2
 
-        def cell(text: str, column: int, y: int) -> None:
+        def cell(text: str, column: int, y: int, baseline: int | None = None) -> None:
             left = rect.x + (0 if column == 0 else number_w + (column - 1) * move_w)
             width = number_w if column == 0 else move_w
-            frame.text(text, pygame.Rect(left + 4, y, width - 8, ROW_HEIGHT), small=True)
+            box = pygame.Rect(left + 4, y, width - 8, ROW_HEIGHT)
+            frame.text(text, box, small=True, baseline=baseline)
 
-        cell(heading[0], 1, rect.y)
-        cell(heading[1], 2, rect.y)
+        labels = frame.column_label_baseline()
+        cell(heading[0], 1, rect.y, labels)
+        cell(heading[1], 2, rect.y, labels)
         rule = rect.y + ROW_HEIGHT - 1
         pygame.draw.line(surface, TEXT, (rect.x + 4, rule), (rect.right - 5, rule))
         for i, (number, first, second) in enumerate(rows[self.top : self.top + visible]):

@@ -60,7 +60,7 @@ class ReplayWindow:
                 self.move_list.scroll(-event.y, len(self.move_names), self.frame.side_rect())
         if self.running:
             self.draw()
-            self.frame.window.flip()
+            self.frame.flip()
         return self.running
 
     def key(self, key: int) -> None:

@@ -200,6 +200,20 @@ class GameSession:
         if kind == HINT and moves == self.moves:
             self._hint = (moves, require_int("action", action, 0, self.game.num_actions - 1))
 
+    def proven(self) -> str | None:
+        """What the latest search proved for the player to move now: ``"win"``, ``"loss"``
+        or ``"draw"``, from a search of this position or of the one before it (a move proven
+        to win is a loss for the player who answers it), else None."""
+        if self.analysis is None:
+            return None
+        searched, result, moves = self.analysis.moves, self.analysis.result, self.moves
+        if searched == moves:
+            return getattr(result, "proven", None)
+        if moves and searched == moves[:-1]:
+            proof = (getattr(result, "proven_moves", None) or {}).get(moves[-1])
+            return {"win": "loss", "loss": "win", "draw": "draw"}.get(proof)
+        return None
+
     @property
     def hint(self) -> int | None:
         """The hint for the current position, or None (hints expire when a move is made)."""

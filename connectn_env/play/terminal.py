@@ -13,12 +13,22 @@ from connectn_env.play.levels import PlayLevels
 from connectn_env.play.notation import move_format, move_name, parse_move
 from connectn_env.play.session import HINT, MOVE, GameSession
 from connectn_env.play.thinking import think
+from connectn_env.play.wording import counted, forced
 from connectn_env.render.ansi import STONE_CHARS, render_ansi
 from connectn_env.render.style import load_style
 from connectn_env.safetext import printable
 
 NAMES = (STONE_CHARS[1], STONE_CHARS[2])
-COMMANDS = ("undo", "new", "hint", "analyse", "switch", "level [N]", "help", "quit")
+COMMANDS = {  # command: what it does (with an AI; without one, undo takes back one move)
+    "undo": "take back your last move and the AI's reply",
+    "new": "start a new game (you keep your side)",
+    "hint": "ask the AI which move it would play for you",
+    "analyse": "show the search tree of the AI's last move or hint",
+    "switch": "swap sides: you play on with the AI's stones",
+    "level [N]": "list the levels, or play level N (from the next game if one is under way)",
+    "help": "this list",
+    "quit": "leave (end of input too)",
+}
 PROGRESS_EVERY = 0.25  # seconds between progress lines on a terminal
 QUIT, CHANGED, SAME = "quit", "changed", "same"
 HELP_WIDTH = 79  # introduction and help lines are wrapped to this many characters
@@ -125,14 +135,14 @@ class TerminalGame:
         if word in ("quit", "exit", "q"):
             return QUIT
         if word in ("help", "?", ""):
-            self._say(self._help())
+            self._say(self._help(explained=True))
             return SAME
         if word == "undo":
             taken = session.undo()
             if not taken:
                 self._say("Nothing to undo.")
                 return SAME
-            self._say(f"Took back {taken} move{'s' * (taken != 1)}.")
+            self._say(f"Took back {counted(taken, 'move')}.")
             return CHANGED
         if word == "new":
             session.new_game()
@@ -225,6 +235,7 @@ class TerminalGame:
         mover = NAMES[session.state.current_player()]
         if kind == MOVE:
             self._say(f"AI ({mover}) is thinking...")
+        known = session.proven()  # what an earlier search proved here, if it did
         start = time.monotonic()
         try:
             action, result = think(session.agent, session.position_copy(), progress=self._progress)
@@ -235,7 +246,7 @@ class TerminalGame:
             self._say(f"The AI failed: {type(error).__name__}: {error}")
             return False
         self._clear_progress()
-        details = _details(result, time.monotonic() - start, kind)
+        details = _details(result, time.monotonic() - start, kind, known)
         name = move_name(session.game, action)
         if kind == MOVE:
             self._say(f"AI ({mover}) plays {name}{details}")
@@ -251,7 +262,7 @@ class TerminalGame:
             return
         self._last_progress = now
         chance = (root_value + 1) / 2
-        self.stdout.write(f"\r  {simulations:,} simulations, win chance {chance:.0%}  ")
+        self.stdout.write(f"\r  {counted(simulations, 'simulation')}, win chance {chance:.0%}  ")
         self.stdout.flush()
 
     def _clear_progress(self) -> None:
@@ -268,7 +279,7 @@ class TerminalGame:
 
     def _show(self) -> None:
         session = self.session
-        self._say(render_ansi(session.state))
+        self._say(render_ansi(session.state, status=session.over))  # the prompt says who moves
         score = session.score_text(NAMES)
         if score is not None:
             self._say(f"Discs: {score}")
@@ -290,18 +301,22 @@ class TerminalGame:
         lines = [f"{self.title}: {sides}", *([legend] if legend else [])]
         return "\n".join([*(_wrap(line) for line in lines), self._help()])
 
-    def _help(self) -> str:
-        needs_agent = ("hint", "analyse")
-        commands = [c for c in COMMANDS if c not in needs_agent or self.session.agent is not None]
+    def _help(self, *, explained: bool = False) -> str:
+        """How to enter a move and the commands: their names, or (``explained``) one line
+        each saying what they do."""
+        commands = dict(COMMANDS)
+        if self.session.agent is None:
+            del commands["hint"], commands["analyse"]
+            commands["undo"] = "take back the last move"
         if self.levels is None:
-            commands.remove("level [N]")
-        return "\n".join(
-            _wrap(line)
-            for line in (
-                f"Enter {move_format(self.session.game)}.",
-                f"Commands: {', '.join(commands)}.",
-            )
-        )
+            del commands["level [N]"]
+        lines = [f"Enter {move_format(self.session.game)}."]
+        if explained:
+            width = max(len(name) for name in commands)
+            lines += ["Commands:", *(f"  {c:<{width}}  {what}" for c, what in commands.items())]
+        else:
+            lines.append(f"Commands: {', '.join(commands)}.")
+        return "\n".join(_wrap(line) for line in lines)
 
     def _say(self, text: str) -> None:
         """Write ``text`` and a newline; control characters (in names, an agent's error
@@ -315,19 +330,20 @@ def _wrap(text: str) -> str:
     return textwrap.fill(text, HELP_WIDTH, subsequent_indent="  ", break_on_hyphens=False)
 
 
-def _details(result: Any, elapsed: float, kind: str) -> str:
-    """``" (1,234 simulations in 0.5 s, its win chance 62%)."``, or ``"."`` without a search."""
+def _details(result: Any, elapsed: float, kind: str, known: str | None = None) -> str:
+    """``" (1,234 simulations in 0.5 s, its win chance 62%)."``, or ``"."`` without a search;
+    a result proven by this search or ``known`` (proven by an earlier one) comes before any
+    estimate: ``"a forced win for you"``."""
     if result is None:
         return "."
     mover = "it" if kind == MOVE else "you"
-    if result.proven == "draw":
-        outlook = "a forced draw"
-    elif result.proven is not None:
-        outlook = f"a forced {result.proven} for {mover}"
+    proven = result.proven or known
+    if proven is not None:
+        outlook = forced(proven, mover)
     else:
         whose = "its" if kind == MOVE else "your"
         outlook = f"{whose} win chance {(result.root_value + 1) / 2:.0%}"
-    return f" ({result.simulations:,} simulations in {elapsed:.1f} s, {outlook})."
+    return f" ({counted(result.simulations, 'simulation')} in {elapsed:.1f} s, {outlook})."
 
 
 def _top_moves(session: GameSession, result: Any, count: int = 3) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pygame
 
+from connectn_env.games import GameState
 from connectn_env.play.compile_notes import CompileNotes
 from connectn_env.play.frame import PAD, BoardFrame, explain_no_window, run_frames
 from connectn_env.play.levels import PlayLevels
@@ -18,6 +19,7 @@ from connectn_env.play.movelist import LIST_WIDTH, MoveList
 from connectn_env.play.notation import forced_special_action, illegal_move_reason, swap_action
 from connectn_env.play.session import HINT, MOVE, GameSession
 from connectn_env.play.thinking import Status, Thinker
+from connectn_env.play.wording import counted, forced
 from connectn_env.render.canvas import Canvas
 from connectn_env.render.pygame_renderer import PygameRenderer
 from connectn_env.render.theme import TEXT
@@ -126,15 +128,22 @@ class PlayWindow:
         run_frames(self.step, self.close, fps)
 
     def step(self) -> bool:
-        """One frame: handle pending events, let the agent move, draw. False once quit."""
+        """One frame: handle pending events, let the agent move, draw. False once quit.
+
+        The first frame is drawn and shown before the agent is asked anything, so the
+        window opens painted, not black while a search starts (and compiles).
+        """
         self.frame.open()
         self.notes.listen()
+        if not self.frame.showing:
+            self.draw()
+            self.frame.flip()
         for event in pygame.event.get():
             self.handle(event)
         if self.running:
             self.update()
             self.draw()
-            self.frame.window.flip()
+            self.frame.flip()
         return self.running
 
     def close(self) -> None:
@@ -274,18 +283,24 @@ class PlayWindow:
                     self._failed = answer.moves
                     self.message = f"The AI failed: {error}"
             elif answer.kind == HINT:
+                known = session.proven()  # what an earlier search proved here, if it did
                 session.note_answer(HINT, answer.moves, answer.action, answer.result)
-                self.message = self._hint_text(answer.action, answer.result)
+                self.message = self._hint_text(answer.action, answer.result, known)
         if session.ai_turn and not self.thinker.busy and self._failed != session.moves:
             self.thinker.start(MOVE, session)
 
-    def _hint_text(self, action: int, result: Any) -> str:
+    def _hint_text(self, action: int, result: Any, known: str | None = None) -> str:
+        """``"Hint: 4 (your win chance by the AI's search: 49%)"``; a result the search (or
+        an earlier one: ``known``) proved comes first: ``"Hint: 4 (a forced win for you)"``."""
         name = self.frame.renderer.style.move_label(self.session.game, action)
         text = f"Hint: {name}"
-        if result is not None:
-            chance = (result.root_value + 1) / 2
-            text += f" (your win chance by the AI's search: {chance:.0%})"
-        return text
+        if result is None:
+            return text
+        proven = result.proven or known
+        if proven is not None:
+            return f"{text} ({forced(proven, 'you')})"
+        chance = (result.root_value + 1) / 2
+        return f"{text} (your win chance by the AI's search: {chance:.0%})"
 
     # --- drawing -------------------------------------------------------------------------
 
@@ -300,11 +315,12 @@ class PlayWindow:
         bar = self.bar_text()
         frame.renderer.draw(board, session.state, highlight=preview, status=bar)
         frame.shown.append(bar)
-        pi = self._shown_pi(status)
-        if pi is not None:
-            self._draw_heat(board, pi)
+        shown = self._shown_pi(status)
+        labels = [] if shown is None else self._draw_heat(board, *shown)
         if session.hint is not None:
-            self._draw_hint(board, session.hint)
+            self._draw_hint(board, session.hint, [centre for _, centre in labels])
+        for text, centre in labels:  # over the hint's ring
+            self._label(board, text, centre)
         result = session.result_text(self.names)
         line = frame.status_rect()
         if status is not None:
@@ -357,22 +373,32 @@ class PlayWindow:
         if status is not None and status.pi is not None:
             whose = "its move" if status.kind == MOVE else "your hint"
             return (
-                f"Live analysis of {whose}: share of {status.simulations:,} simulations "
-                "per move so far"
+                f"Live analysis of {whose}: share of "
+                f"{counted(status.simulations, 'simulation')} per move so far"
             )
         if self.session.analysis is not None:
             return self._analysis_caption()
         return NO_ANALYSIS
 
-    def _shown_pi(self, status: Status | None) -> np.ndarray | None:
-        """The visit shares the heat map shows: the search under way's, else the latest
-        finished search's; None with the analysis hidden or none to show."""
+    def _shown_pi(self, status: Status | None) -> tuple[np.ndarray, GameState] | None:
+        """The visit shares the heat map shows and the position they are of: the search
+        under way's, else the latest finished search's; None with the analysis hidden, or
+        none to show (a move known without a search has no shares)."""
         if not self.show_analysis:
             return None
         if status is not None and status.pi is not None:
-            return status.pi
+            return status.pi, self.session.state
         analysis = self.session.analysis
-        return None if analysis is None else analysis.result.pi
+        if analysis is None or not _searched(analysis.result):
+            return None
+        return analysis.result.pi, self._analysed_state()
+
+    def _analysed_state(self) -> GameState:
+        """The position of the latest finished search."""
+        state = self.session.game.new_initial_state()
+        for action in self.session.analysis.moves:
+            state.apply_action(action)
+        return state
 
     def _draw_move_list(self) -> None:
         session, style = self.session, self.frame.renderer.style
@@ -424,7 +450,7 @@ class PlayWindow:
         else:
             parts = ["Looking for a hint"]
         if status.simulations is not None:
-            parts.append(f"{status.simulations:,} simulations")
+            parts.append(counted(status.simulations, "simulation"))
         chance = status.win_chance
         if chance is not None:
             whose = "its" if status.kind == MOVE else "your"
@@ -451,57 +477,63 @@ class PlayWindow:
         self.frame.text(f"{result}   N new game   U undo", line, colour=WHITE, centre=True)
 
     def _analysis_caption(self) -> str:
-        """What the heat map shows; the shares of moves it cannot show (a cell taken since,
-        a special action such as swap) are listed."""
+        """What the heat map shows; the shares of moves it cannot show (a move played since,
+        a special action such as swap) are listed. A move known without a search (an opening
+        book's) says so and shows no shares."""
         analysis = self.session.analysis
-        result = analysis.result
+        result, game, style = analysis.result, self.session.game, self.frame.renderer.style
         who = "the AI's move" if analysis.kind == MOVE else "your hint"
-        text = (
-            f"Analysis of {who} at move {len(analysis.moves) + 1}: share of "
-            f"{result.simulations:,} simulations per move"
-        )
-        shown = self._heat_cells(result.pi)
+        text = f"Analysis of {who} at move {len(analysis.moves) + 1}: "
+        if not _searched(result):
+            mover = "it" if analysis.kind == MOVE else "you"
+            proven = f" ({forced(result.proven, mover)})" if result.proven else ""
+            return f"{text}{style.move_label(game, result.action)}, known without a search{proven}"
+        text += f"share of {counted(result.simulations, 'simulation')} per move"
+        state = self._analysed_state()
+        shown = self._heat_cells(result.pi, state)
         unseen = [
             int(a) for a in np.argsort(result.pi)[::-1] if result.pi[a] > 0 and a not in shown
         ]
-        if unseen:
-            style = self.frame.renderer.style
-            names = (
-                f"{style.move_label(self.session.game, a)} {_percent(float(result.pi[a]))}"
-                for a in unseen[:HEAT_LABELS]
-            )
-            text += f" (also {', '.join(names)})"
-        return text + _search_label(self.session.game, result, self.frame.renderer.style)
+        for action in unseen[:HEAT_LABELS]:
+            played = style.landing_cell(state, action) is not None  # its cell is taken now
+            name = style.move_label(game, action) + (" (played)" if played else "")
+            text += f", {name} {_percent(float(result.pi[action]))}"
+        return text + _search_label(game, result, style)
 
-    def _heat_cells(self, pi: np.ndarray) -> dict[int, tuple[int, int]]:
-        """The empty cell where each searched move would put its stone (moves whose cell is
-        taken and special actions have none)."""
-        style, state = self.frame.renderer.style, self.session.state
+    def _heat_cells(self, pi: np.ndarray, state: GameState) -> dict[int, tuple[int, int]]:
+        """The cell where each searched move would put its stone in ``state`` (the position
+        searched), for the cells still empty now (moves played since and special actions
+        have none)."""
+        style, board = self.frame.renderer.style, self.session.state.board
         cells = {}
         for action in np.flatnonzero(np.asarray(pi) > 0):
             cell = style.landing_cell(state, int(action))
-            if cell is not None and not state.board[cell]:
+            if cell is not None and not board[cell]:
                 cells[int(action)] = cell
         return cells
 
-    def _draw_heat(self, board: pygame.Surface, pi: np.ndarray) -> None:
-        """The visit share of each move in orange (stronger for more visits) on the empty
-        cell where its stone would land (stones are left as they are); the most visited
-        moves get a percentage label."""
+    def _draw_heat(
+        self, board: pygame.Surface, pi: np.ndarray, state: GameState
+    ) -> list[tuple[str, tuple[float, float]]]:
+        """The visit share of each move of the position ``state`` in orange (stronger for
+        more visits) on the empty cell where its stone would land (stones are left as they
+        are). Returns the percentage labels of the most visited moves, ``(text, centre)``,
+        to be drawn over everything else."""
         renderer = self.frame.renderer
         pi = np.asarray(pi, dtype=float)
         top = pi.max(initial=0.0)
-        cells = self._heat_cells(pi)
+        cells = self._heat_cells(pi, state)
         if top <= 0 or not cells:
-            return
+            return []
         overlay = Canvas(pygame.Surface(board.get_size(), pygame.SRCALPHA))
         for action, cell in cells.items():
             alpha = round(20 + 180 * float(pi[action]) / top)
             renderer.style.fill_cell(overlay, renderer.geometry, cell, (*HEAT, alpha))
         board.blit(overlay.surface, (0, 0))
-        for action in sorted(cells, key=lambda a: -pi[a])[:HEAT_LABELS]:
-            centre = renderer.geometry.center(*cells[action])
-            self._label(board, _percent(float(pi[action])), centre)
+        return [
+            (_percent(float(pi[action])), renderer.geometry.center(*cells[action]))
+            for action in sorted(cells, key=lambda a: -pi[a])[:HEAT_LABELS]
+        ]
 
     def _label(self, board: pygame.Surface, text: str, centre: tuple[float, float]) -> None:
         """White text on a dark box centred at ``centre``, if it fits in a cell."""
@@ -514,9 +546,12 @@ class PlayWindow:
         board.blit(back, box.inflate(6, 4))
         board.blit(label, box)
 
-    def _draw_hint(self, board: pygame.Surface, action: int) -> None:
-        """A ring where the hinted stone would go (special actions such as swap are named
-        in the message line only)."""
+    def _draw_hint(
+        self, board: pygame.Surface, action: int, labelled: list[tuple[float, float]]
+    ) -> None:
+        """A ring where the hinted stone would go, with a dot in it unless a percentage
+        label is at that centre (``labelled``); special actions such as swap are named in
+        the message line only."""
         style = self.frame.renderer.style
         geometry = self.frame.renderer.geometry
         cell = style.landing_cell(self.session.state, action)
@@ -527,11 +562,19 @@ class PlayWindow:
         width = max(3, round(geometry.cell * 0.09))
         pygame.draw.circle(board, WHITE, centre, radius + 1, width + 2)
         pygame.draw.circle(board, HINT_COLOUR, centre, radius, width)
-        pygame.draw.circle(board, HINT_COLOUR, centre, max(3.0, geometry.cell * 0.08))
+        if centre not in labelled:
+            pygame.draw.circle(board, HINT_COLOUR, centre, max(3.0, geometry.cell * 0.08))
 
 
 def _percent(share: float) -> str:
     return "<1%" if share < 0.005 else f"{share:.0%}"
+
+
+def _searched(result: Any) -> bool:
+    """False for a move known without a search (an opening book's: proven, with the root's
+    expansion at most) or a search that ran no simulation: it has no shares to show."""
+    simulations = result.simulations
+    return simulations > 1 or (simulations == 1 and result.proven is None)
 
 
 def _stop_timeout(agent: Any) -> float:
@@ -561,13 +604,14 @@ def run_window(
 
 
 def _search_label(game: Any, result: Any, style: Any) -> str:
-    """``"; line 4 4 3; proven 5 win"``: the start of the principal variation and the moves
-    the solver proved (from ``SearchResult``; "" for what a result does not have), named as
-    the board ``style``'s coordinates name them."""
+    """``"; expected line 4 4 3; proven 5 win"``: the start of the principal variation (of
+    two moves or more: one is the move itself) and the moves the solver proved (from
+    ``SearchResult``; "" for what a result does not have), named as the board ``style``'s
+    coordinates name them."""
     text = ""
     line = getattr(result, "principal_variation", ())[:3]
-    if line:
-        text += "; line " + " ".join(style.move_label(game, a) for a in line)
+    if len(line) > 1:
+        text += "; expected line " + " ".join(style.move_label(game, a) for a in line)
     proven = getattr(result, "proven_moves", None) or {}
     moves = sorted(proven.items(), key=lambda item: ("win", "draw", "loss").index(item[1]))
     if moves:

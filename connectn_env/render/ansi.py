@@ -9,8 +9,9 @@ STONE_CHARS = {0: ".", 1: "X", 2: "O"}
 LEGAL_CHAR = "*"  # an empty cell where the player to move may play (styles that show them)
 
 
-def render_ansi(state: GameState) -> str:
-    """The board as text, then a status line, laid out by the game's board style.
+def render_ansi(state: GameState, *, status: bool = True) -> str:
+    """The board as text, then (with ``status``) a status line, laid out by the game's board
+    style.
 
     Column labels (the picture's, in lowercase: letters, or numbers ``1..cols`` for gravity
     games) are on top and row numbers ``1..rows`` on the left (styles without row labels
@@ -65,7 +66,8 @@ def render_ansi(state: GameState) -> str:
             if (r, c) == last:
                 line[x - 1], line[x + 1] = "[", "]"
         lines.append("".join(line).rstrip())
-    lines.append(status_text(state))
+    if status:
+        lines.append(status_text(state))
     return "\n".join(lines)
 
 

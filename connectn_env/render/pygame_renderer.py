@@ -173,6 +173,12 @@ class PygameRenderer:
             self._sprites = Sprites(self.geometry)
         return self._sprites
 
+    def column_label_baseline(self) -> int | None:
+        """The y of the column labels' baseline in the picture (text beside the board set
+        on it stands level with them), or None without column labels."""
+        labels = self.geometry.column_labels
+        return baseline(self.sprites().font, labels[0][1][1]) if labels else None
+
     # --- helpers -----------------------------------------------------------------------
 
     def _check_state(self, state: Any) -> None:
@@ -246,9 +252,15 @@ def _background(geometry: BoardGeometry, font: pygame.freetype.Font) -> pygame.S
     geometry.style.draw_board(canvas, geometry)
     background = pygame.transform.smoothscale(canvas.surface, (width, height))
     for text, (cx, cy) in geometry.column_labels + geometry.row_labels:
-        label, _ = font.render(text, TEXT)
-        background.blit(label, label.get_rect(center=(round(cx), round(cy))))
+        label, bounds = font.render(text, TEXT)  # on a baseline: "g" and "a" stand level
+        top = baseline(font, cy) - bounds.y
+        background.blit(label, (round(cx - label.get_width() / 2), top))
     return background
+
+
+def baseline(font: pygame.freetype.Font, centre_y: float) -> int:
+    """The baseline that centres ``font``'s line (ascender to descender) on ``centre_y``."""
+    return round(centre_y) + (font.get_sized_ascender() + font.get_sized_descender()) // 2
 
 
 def _stone(style: BoardStyle, player: int, radius: float) -> pygame.Surface:
