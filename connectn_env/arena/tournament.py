@@ -269,24 +269,29 @@ def run_tournament(
     store = None
     if out is not None:
         header = {"game": config.name, "params": config.params, "seed": seed}
-        store = ResultsFile(out, {**header, "move_timeout": move_timeout})
-        store.check_plan(labels, games)
-    ledger = Ledger(labels, store=store, recorder=recorder)
-    finished = _resume(ledger, labels, games, pairs)
+        store = ResultsFile(out, {**header, "move_timeout": move_timeout})  # locked
+    try:
+        if store is not None:
+            store.check_plan(labels, games)
+        ledger = Ledger(labels, store=store, recorder=recorder)
+        finished = _resume(ledger, labels, games, pairs)
 
-    def plan() -> Iterator[Any]:
-        return plan_games(
-            config, specs, games=games, seed=seed, move_timeout=move_timeout, pairs=pairs
-        )
+        def plan() -> Iterator[Any]:
+            return plan_games(
+                config, specs, games=games, seed=seed, move_timeout=move_timeout, pairs=pairs
+            )
 
-    bar = Progress(plan_size(len(specs), games, pairs) - ledger.tally.games, enabled=progress)
-    with compile_notices(bar.note):  # compiled here once, loaded by every worker
-        warm_up_specs(config.make_game(), specs)
-    todo = (task for task in plan() if task.key not in finished)
-    results = play_games(todo, workers) if ray is None else play_games_ray(todo, ray, workers)
-    for result in results:
-        ledger.add(result)
-        bar.advance()
+        bar = Progress(plan_size(len(specs), games, pairs) - ledger.tally.games, enabled=progress)
+        with compile_notices(bar.note):  # compiled here once, loaded by every worker
+            warm_up_specs(config.make_game(), specs)
+        todo = (task for task in plan() if task.key not in finished)
+        results = play_games(todo, workers) if ray is None else play_games_ray(todo, ray, workers)
+        for result in results:
+            ledger.add(result)
+            bar.advance()
+    finally:
+        if store is not None:
+            store.close()
     return TournamentResult(
         game=config,
         labels=tuple(labels),

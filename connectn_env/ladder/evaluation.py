@@ -196,24 +196,24 @@ def evaluate(
     local = entry.local
     if workers is None:
         workers = 1 if local else os.cpu_count() or 1
-    store = open_results(results, ladder.game, seed, [label, *ladder.labels])
-    counts = {rung.label: [0, 0, 0, 0] for rung in ladder.rungs}  # W, D, L, errors
-    finished: set[tuple[str, str, int]] = set()
-    for result in store.stream() if store else ():
-        if result.pairing[0] == label and result.pairing[1] in counts:
+    with open_results(results, ladder.game, seed, [label, *ladder.labels]) as store:
+        counts = {rung.label: [0, 0, 0, 0] for rung in ladder.rungs}  # W, D, L, errors
+        finished: set[tuple[str, str, int]] = set()
+        for result in store.stream() if store else ():
+            if result.pairing[0] == label and result.pairing[1] in counts:
+                _count(counts, result, label)
+                finished.add(result.key)
+        state = _Schedule(ladder, label, counts, finished)
+        tasks = state.tasks(entry, seed, cap, deadline)
+        display = _Display(cap - len(finished), deadline, enabled=progress)
+        played = 0
+        for result in play_tasks(tasks, workers=workers, ray=ray, local=local):
+            if store is not None:
+                store.add(result)
             _count(counts, result, label)
-            finished.add(result.key)
-    state = _Schedule(ladder, label, counts, finished)
-    tasks = state.tasks(entry, seed, cap, deadline)
-    display = _Display(cap - len(finished), deadline, enabled=progress)
-    played = 0
-    for result in play_tasks(tasks, workers=workers, ray=ray, local=local):
-        if store is not None:
-            store.add(result)
-        _count(counts, result, label)
-        played += 1
-        display.advance(state.estimate())
-    display.close()
+            played += 1
+            display.advance(state.estimate())
+        display.close()
     return _evaluation(ladder, label, counts, played)
 
 

@@ -5,6 +5,7 @@ resumable results file."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from connectn_env.arena.outputs import check_output_file
@@ -34,18 +35,21 @@ def play_tasks(
     return play_games(tasks, require_int("workers", workers, 1, MAX_WORKERS))
 
 
+@contextmanager
 def open_results(
     path: str | Path | None, game: GameConfig, seed: int, labels: Sequence[str]
-) -> ResultsFile | None:
-    """The results file at ``path`` (None: none), created or checked as the arena does: a
-    file of another game or seed, or with other seats, is refused (``ArenaError``)."""
+) -> Iterator[ResultsFile | None]:
+    """The results file at ``path`` (None: none), created or checked as the arena does (a
+    file of another game or seed, or with other seats, is refused: ``ArenaError``), and
+    locked against another writer until the block ends."""
     if path is None:
-        return None
+        yield None
+        return
     path = check_output_file(path, "--results", "a results file")
     header = {"game": game.name, "params": game.params, "seed": seed, "move_timeout": None}
-    store = ResultsFile(path, header, option="--results")
-    store.check_plan(list(labels), 2**62)
-    return store
+    with ResultsFile(path, header, option="--results") as store:
+        store.check_plan(list(labels), 2**62)
+        yield store
 
 
 def _ignore(message: tuple) -> None:
