@@ -14,11 +14,7 @@ from typing import Any
 
 from connectn_env.arena.ledger import Ledger
 from connectn_env.arena.lifeline import exit_on_termination
-from connectn_env.arena.outputs import (
-    check_output_directory,
-    check_output_file,
-    check_separate_files,
-)
+from connectn_env.arena.outputs import check_output_directory, check_output_file
 from connectn_env.arena.plan import agent_labels, check_pairs, plan_games, plan_size
 from connectn_env.arena.pool import play_games
 from connectn_env.arena.progress import Progress
@@ -43,6 +39,7 @@ from connectn_env.games.compile_notice import compile_notices
 from connectn_env.games.validation import require_int, require_number
 from connectn_env.records.gameconfig import GameConfig
 from connectn_env.safetext import printable
+from connectn_env.same_file import check_outputs, spec_inputs
 from connectn_env.specs import AgentSpec, parse_agent_spec
 from connectn_env.warmup import warm_up_specs
 
@@ -339,7 +336,11 @@ def run_arena_command(args: argparse.Namespace) -> int:
     """
     if args.json is not None:
         check_output_file(args.json, "--json", "a file for the tables", replaced=True)
-        check_separate_files(("--out", args.out), ("--json", args.json))
+    try:
+        inputs = [named for spec in args.agents for named in spec_inputs("the agent", spec)]
+        check_outputs([("--out", args.out), ("--json", args.json)], inputs)
+    except ValueError as error:
+        raise ArenaError(str(error)) from None
     with exit_on_termination():
         result = run_tournament(
             args.game_config,
