@@ -174,7 +174,7 @@ class RunDirectory:
         """Write ``run.json`` and make ``checkpoints/`` (a new run, after :meth:`open`)."""
         self.checkpoints.mkdir(exist_ok=True)
         data = {"format": RUN_FORMAT, "config": config.to_json()}
-        write_text_atomically(self.run_file, json.dumps(data, indent=2) + "\n")
+        write_text_atomically(self.run_file, json.dumps(data, indent=2, allow_nan=False) + "\n")
 
     def remove_leftovers(self) -> None:
         """Remove the temporary files of writes that a kill cut short (call under the lock)."""

@@ -438,7 +438,7 @@ class ResultsFile:
 
     def _append(self, data: dict[str, Any]) -> None:
         with self.path.open("a", encoding="utf-8") as stream:
-            stream.write(json.dumps(data) + "\n")
+            stream.write(json.dumps(data, allow_nan=False) + "\n")
 
 
 def _lines(stream: BinaryIO, path: Path) -> Iterator[tuple[int, bytes | None]]:

@@ -366,7 +366,8 @@ def run_arena_command(args: argparse.Namespace) -> int:
     if args.json is not None:
         try:
             args.json.parent.mkdir(parents=True, exist_ok=True)
-            write_text_atomically(args.json, json.dumps(result.to_json(), indent=2) + "\n")
+            text = json.dumps(result.to_json(), indent=2, allow_nan=False)
+            write_text_atomically(args.json, text + "\n")
         except OSError as error:
             reason = error.strerror or str(error)
             raise ArenaError(f"--json {args.json}: cannot write it ({reason})") from None

@@ -220,7 +220,9 @@ def run_evaluate_command(args: argparse.Namespace) -> int:
     result = _move_quality(args) if args.positions else _games(args)
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomically(args.json, json.dumps(result.to_json(), indent=2) + "\n")
+        write_text_atomically(
+            args.json, json.dumps(result.to_json(), indent=2, allow_nan=False) + "\n"
+        )
     return 0
 
 

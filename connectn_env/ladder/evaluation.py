@@ -182,7 +182,8 @@ def evaluate(
         ValueError: an unknown game or candidate, a game without a ladder, a candidate or a
             rung that cannot be built or play the game, a bad argument (named, with what is
             allowed); nothing is written then. Also a rung that fails in a game (the games
-            played until then stay in ``results``).
+            played until then stay in ``results``), and no game at all (``minutes`` ran out
+            before the first one): a rating of no game would be nan.
         TypeError: a candidate that is neither a spec, an agent nor a callable.
         ArenaError: a results file of another evaluation (a ValueError too).
     """
@@ -280,6 +281,11 @@ def _pairings(label: str, counts: dict[str, list[int]]) -> list[PairingStats]:
 def _evaluation(
     ladder: Ladder, label: str, counts: dict[str, list[int]], played: int
 ) -> Evaluation:
+    if not any(sum(row[:3]) for row in counts.values()):
+        raise ValueError(
+            "no game was played: the time budget ran out before the first game started, so "
+            "there is no rating; give more minutes"
+        )
     fit = fit_ratings([label, *ladder.labels], _pairings(label, counts), ladder.ratings)
     return Evaluation(
         game=ladder.key,
