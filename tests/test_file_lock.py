@@ -127,3 +127,29 @@ def test_a_lock_file_that_is_not_a_file_is_refused(tmp_path) -> None:
     (tmp_path / ".games.jsonl.lock").mkdir()
     with pytest.raises(LockError, match=r"\.games\.jsonl\.lock: a directory, not a lock file"):
         lock_beside(tmp_path / "games.jsonl", "busy").acquire()
+
+
+def test_a_training_holding_a_run_directory_is_named_to_the_second(tmp_path) -> None:
+    from agents.alphazero.rundir import RunDirectory, RunDirectoryError
+
+    script = (
+        "import sys\nfrom agents.alphazero.rundir import RunDirectory\n"
+        "run = RunDirectory(sys.argv[1]); run.lock(); print('held', flush=True)\n"
+        "sys.stdin.read(); run.unlock()\n"
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", script, str(tmp_path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    try:
+        assert holder.stdout.readline() == b"held\n"
+        with pytest.raises(RunDirectoryError) as refused:
+            RunDirectory(tmp_path).lock()
+        expected = f"{tmp_path}/.lock: another training is running in {tmp_path} (held by pid "
+        assert str(refused.value).startswith(expected + str(holder.pid))
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=60)
+    assert (tmp_path / ".lock").read_bytes() == b""  # given back, emptied
+    run = RunDirectory(tmp_path)
+    run.lock()
+    run.unlock()
