@@ -11,7 +11,7 @@ Layout::
     RUN_DIR/checkpoints/      the weights of every evaluated network (step-NNNNNNN.pt)
     RUN_DIR/metrics.jsonl     one JSON object per line: training, evaluation records
     RUN_DIR/plots.png         loss, Elo, score against each MCTS budget, games/s
-    RUN_DIR/.lock             locked (``flock``) by the training running here
+    RUN_DIR/.lock             locked by the training running here (:mod:`connectn_env.file_lock`)
 
 A training takes the lock before it looks at anything, then checks (and, resuming, reads
 every file, :mod:`agents.alphazero.resume`) before it writes anything.
@@ -26,6 +26,7 @@ from pathlib import Path
 
 from agents.alphazero.config import TrainConfig
 from connectn_env.atomic_write import leftover_temporaries, write_text_atomically
+from connectn_env.file_lock import FileLock, LockError
 from connectn_env.safe_files import describe_file_error, file_kind, read_regular_text
 
 __all__ = ["RunDirectory", "RunDirectoryError"]
@@ -33,7 +34,6 @@ __all__ = ["RunDirectory", "RunDirectoryError"]
 RUN_FORMAT = "connectn-alphazero-run"
 MAX_RUN_FILE_BYTES = 2**20
 LOCK_NAME = ".lock"
-LOCK_ATTEMPTS = 3  # the lock file may be removed under us by a training giving up
 
 
 class RunDirectoryError(ValueError):
@@ -59,8 +59,7 @@ class RunDirectory:
         self.metrics = self.path / "metrics.jsonl"
         self.plots = self.path / "plots.png"
         self.lock_file = self.path / LOCK_NAME
-        self._lock: int | None = None
-        self._made_lock_file = False
+        self._lock: FileLock | None = None
         self._made_directory = False
 
     def stored_config(self) -> TrainConfig:
@@ -175,7 +174,7 @@ class RunDirectory:
         """Write ``run.json`` and make ``checkpoints/`` (a new run, after :meth:`open`)."""
         self.checkpoints.mkdir(exist_ok=True)
         data = {"format": RUN_FORMAT, "config": config.to_json()}
-        write_text_atomically(self.run_file, json.dumps(data, indent=2) + "\n")
+        write_text_atomically(self.run_file, json.dumps(data, indent=2, allow_nan=False) + "\n")
 
     def remove_leftovers(self) -> None:
         """Remove the temporary files of writes that a kill cut short (call under the lock)."""
@@ -189,66 +188,23 @@ class RunDirectory:
         """Take the directory's lock (one training per directory at a time).
 
         Raises:
-            RunDirectoryError: another process holds it, or the lock file is not a file.
+            RunDirectoryError: another process holds it (the message names it), or the lock
+                file is not a file.
         """
+        busy = f"{self.lock_file}: another training is running in {self.path}"
+        self._lock = FileLock(self.lock_file, busy)
         try:
-            import fcntl
-        except ImportError:  # not POSIX: no lock
-            return
-        for _ in range(LOCK_ATTEMPTS):
-            descriptor, made = self._open_lock_file()
-            try:
-                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                os.close(descriptor)
-                raise RunDirectoryError(
-                    f"{self.lock_file}: another training is running in {self.path} (it holds "
-                    "this lock)"
-                ) from None
-            if _same_file(descriptor, self.lock_file):
-                self._lock, self._made_lock_file = descriptor, made
-                return
-            os.close(descriptor)  # removed by a training that gave up: take the new one
-        raise RunDirectoryError(f"{self.lock_file}: replaced while it was being locked")
-
-    def _open_lock_file(self) -> tuple[int, bool]:
-        """A descriptor of the lock file (made if missing) and whether it was made here."""
-        flags = os.O_RDWR | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-        for _ in range(LOCK_ATTEMPTS):
-            try:
-                return os.open(self.lock_file, flags | os.O_CREAT | os.O_EXCL, 0o644), True
-            except FileExistsError:
-                pass
-            except OSError as error:
-                raise RunDirectoryError(self._lock_file_error(error)) from None
-            try:
-                descriptor = os.open(self.lock_file, flags)
-            except FileNotFoundError:  # removed between the two opens (or a dangling link)
-                continue
-            except OSError as error:
-                raise RunDirectoryError(self._lock_file_error(error)) from None
-            mode = os.fstat(descriptor).st_mode
-            if file_kind(mode) != "a regular file":
-                os.close(descriptor)
-                raise RunDirectoryError(
-                    f"{self.lock_file}: {file_kind(mode)}, not the run's lock file (a regular file)"
-                )
-            return descriptor, False
-        raise RunDirectoryError(f"{self.lock_file}: a link to nothing, not the run's lock file")
-
-    def _lock_file_error(self, error: OSError) -> str:
-        return describe_file_error(self.lock_file, error) + " (the run's lock file)"
+            self._lock.acquire()
+        except LockError as error:
+            self._lock = None
+            raise RunDirectoryError(str(error)) from None
 
     def unlock(self, *, remove_made: bool = False) -> None:
         """Release the lock; with ``remove_made``, remove the lock file and the directory if
         :meth:`open` made them (a directory the run gave up on is left as it was)."""
         if self._lock is None:
             return
-        if remove_made and self._made_lock_file:
-            with contextlib.suppress(OSError):
-                os.unlink(self.lock_file)
-        with contextlib.suppress(OSError):
-            os.close(self._lock)
+        self._lock.release(remove=remove_made and self._lock.made)
         self._lock = None
         if remove_made and self._made_directory:
             with contextlib.suppress(OSError):  # only if empty: another run may be starting
@@ -268,11 +224,3 @@ def _require_kind(path: Path, *, directory: bool) -> None:
         raise RunDirectoryError(
             f"{path}: {file_kind(mode)} where the run writes {wanted}; move it away"
         )
-
-
-def _same_file(descriptor: int, path: Path) -> bool:
-    try:
-        here, there = os.fstat(descriptor), os.stat(path)
-    except OSError:
-        return False
-    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from connectn_env.arena.results import ArenaError
 from connectn_env.safe_files import file_kind
+from connectn_env.same_file import check_outputs
 
 __all__ = ["check_output_directory", "check_output_file", "check_separate_files"]
 
@@ -74,11 +75,12 @@ def check_separate_files(first: tuple[str, Path | None], second: tuple[str, Path
     """Two file options (``("--out", path)``, ``("--json", path)``) must not name one file.
 
     Raises:
-        ArenaError: they do (after resolving links and ``..``).
+        ArenaError: they do (links, hard links and ``..`` followed: :func:`same_file`).
     """
-    (option_a, a), (option_b, b) = first, second
-    if a is not None and b is not None and Path(a).resolve() == Path(b).resolve():
-        raise ArenaError(f"{option_a} and {option_b} both name {a}; give each its own file")
+    try:
+        check_outputs([first, second])
+    except ValueError as error:
+        raise ArenaError(str(error)) from None
 
 
 def _check_folder(folder: Path, path: Path, option: str) -> None:

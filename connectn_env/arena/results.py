@@ -4,7 +4,8 @@ The file's first line describes the tournament (game, parameters, base seed, mov
 timeout); every other line is one finished game, appended as soon as it ends. A rerun with
 the same file skips the games already there; a file from a different tournament is
 refused. Every line is checked (types, ranges, and the moves replayed through the rules),
-so an edited or corrupted file is refused with the line named rather than counted.
+so an edited or corrupted file is refused with the line named rather than counted. One run
+at a time writes a file: it is locked while open.
 
 Each game line also names what played (:mod:`~connectn_env.arena.played`: the agents'
 specs and network digests), and a rerun whose agents differ under the same labels is
@@ -22,6 +23,7 @@ import math
 import os
 import sys
 import warnings
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -30,6 +32,7 @@ from typing import Any, BinaryIO
 
 from connectn_env.arena.plan import GameTask, planned_players
 from connectn_env.arena.played import PlayedBy, played_fields, read_played
+from connectn_env.file_lock import LockError, lock_beside
 from connectn_env.records.checks import REASONS, check_date, short_repr
 from connectn_env.records.gameconfig import GameConfig
 from connectn_env.records.record import RESULTS, GameRecord
@@ -39,6 +42,7 @@ from connectn_env.safe_files import open_regular_file
 __all__ = ["MAX_LINE_BYTES", "ArenaError", "GameResult", "ResultsFile", "cut_partial_line"]
 
 MAX_LINE_BYTES = 2**20  # a game's line is a few kB (the longest games, a 1 kB error message)
+_GAME_LINE_START = b'{"type": "game", '
 
 
 class ArenaError(ValueError):
@@ -261,14 +265,21 @@ class ResultsFile:
             ``move_timeout``); an existing file must have the same.
         option: The option that names the file, for the messages (``"--out"``).
 
+    The file is locked (:func:`~connectn_env.file_lock.lock_beside`) before it is read, until
+    :meth:`close` (or the end of a ``with`` block): a second process that opens it meanwhile
+    is refused, and nothing is written twice. A last line without its newline (a write a
+    kill cut short) is cut off only if it is the start of a header or a game line: a file
+    that is not a results file is never cut, whatever its length.
+
     Attributes:
         finished: The keys ``(agent, agent, index)`` of the games in the file when it was
             opened (only the keys: :meth:`stream` reads the games back).
 
     Raises:
-        ArenaError: the file is not a regular file, cannot be written, belongs to another
-            tournament, or a line is malformed, not UTF-8 or longer than 1 MiB (the message
-            names the line).
+        ArenaError: the file is not a regular file, cannot be written, is being written by
+            another process (named), belongs to another tournament, or a line is malformed,
+            not UTF-8 or longer than 1 MiB (the message names the line); the file is left
+            as it was.
     """
 
     def __init__(self, path: Path, header: dict[str, Any], option: str = "--out") -> None:
@@ -284,24 +295,65 @@ class ResultsFile:
                 require_regular_file(self.path, self.path.stat().st_mode)
             except ValueError as error:
                 raise ArenaError(f"{error}; {option} needs a results file") from None
-        if self.path.exists() and self.path.stat().st_size > 0:
-            self._read()
-        else:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._append(self.header)
-            except OSError as error:
-                reason = error.strerror or str(error)
-                raise ArenaError(f"{option} {self.path}: cannot write it ({reason})") from None
+        self._close = self._lock(option)
+        try:
+            if self.path.exists() and self.path.stat().st_size > 0:
+                self._read()
+            else:
+                self._write_header(option)
+        except BaseException:
+            self.close()
+            raise
+
+    def _write_header(self, option: str) -> None:
+        try:
+            self._append(self.header)
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise ArenaError(f"{option} {self.path}: cannot write it ({reason})") from None
+
+    def _lock(self, option: str) -> weakref.finalize:
+        """Take the file's lock (:func:`~connectn_env.file_lock.lock_beside`); the
+        finalizer that gives it back, when :meth:`close` is called or the object is lost.
+
+        Raises:
+            ArenaError: another process writes the file (named, with the holder).
+        """
+        busy = f"{option} {self.path}: another run is writing this results file"
+        lock = lock_beside(self.path, busy)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            lock.acquire()
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise ArenaError(f"{option} {self.path}: cannot write it ({reason})") from None
+        except LockError as error:
+            if error.held:
+                raise ArenaError(str(error)) from None
+            raise ArenaError(f"{option} {self.path}: cannot lock it: {error}") from None
+        return weakref.finalize(self, lock.release, remove=True)
+
+    def close(self) -> None:
+        """Give the file's lock back (the file is written no more)."""
+        self._close()
+
+    def __enter__(self) -> ResultsFile:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def _read(self) -> None:
         seen: dict[tuple[str, str, int], int] = {}
         complete = True
         with open_regular_file(self.path, max_bytes=None) as stream:  # lines are bounded
+            start = 0  # of the line
             for number, line in _lines(stream, self.path):
-                if line is None:  # the partial last line of a killed run
+                if line is None:  # the partial last line of a killed run, if it is ours
+                    self._check_partial(stream, start, number)
                     complete = False
                     break
+                start += len(line) + 1
                 try:
                     text = decode_utf8(line, str(self.path), number)
                 except ValueError as error:
@@ -323,6 +375,23 @@ class ResultsFile:
             cut_partial_line(self.path)
         if self.path.stat().st_size == 0:  # only a partial header was there
             self._append(self.header)
+
+    def _check_partial(self, stream: BinaryIO, start: int, number: int) -> None:
+        """A last line without its newline is cut off only if it is the start of a line
+        this file would hold (its header, a game); anything else is not ours to erase.
+
+        Raises:
+            ArenaError: it is not (the message names the line).
+        """
+        line = json.dumps(self.header).encode() if number == 1 else _GAME_LINE_START
+        stream.seek(start)
+        partial = stream.read(len(line) + (number == 1))  # a header is never longer
+        if not (line.startswith(partial) or (number > 1 and partial.startswith(line))):
+            what = "a header" if number == 1 else "a game"
+            raise ArenaError(
+                f"{self.path} line {number}: no newline ends it and it is not {what} line cut "
+                "short; this is not a results file of this run, left as it is: give another file"
+            )
 
     def _check_header(self, first: dict[str, Any]) -> None:
         if first.get("type") != "tournament":
@@ -429,7 +498,7 @@ class ResultsFile:
 
     def _append(self, data: dict[str, Any]) -> None:
         with self.path.open("a", encoding="utf-8") as stream:
-            stream.write(json.dumps(data) + "\n")
+            stream.write(json.dumps(data, allow_nan=False) + "\n")
 
 
 def _lines(stream: BinaryIO, path: Path) -> Iterator[tuple[int, bytes | None]]:

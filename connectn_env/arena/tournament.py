@@ -14,11 +14,7 @@ from typing import Any
 
 from connectn_env.arena.ledger import Ledger
 from connectn_env.arena.lifeline import exit_on_termination
-from connectn_env.arena.outputs import (
-    check_output_directory,
-    check_output_file,
-    check_separate_files,
-)
+from connectn_env.arena.outputs import check_output_directory, check_output_file
 from connectn_env.arena.plan import agent_labels, check_pairs, plan_games, plan_size
 from connectn_env.arena.played import played_by
 from connectn_env.arena.pool import play_games
@@ -44,6 +40,7 @@ from connectn_env.games.compile_notice import compile_notices
 from connectn_env.games.validation import require_int, require_number
 from connectn_env.records.gameconfig import GameConfig
 from connectn_env.safetext import printable
+from connectn_env.same_file import check_outputs, spec_inputs
 from connectn_env.specs import AgentSpec, parse_agent_spec
 from connectn_env.warmup import warm_up_specs
 
@@ -270,27 +267,32 @@ def run_tournament(
     store = None
     if out is not None:
         header = {"game": config.name, "params": config.params, "seed": seed}
-        store = ResultsFile(out, {**header, "move_timeout": move_timeout})
-        store.check_plan(labels, games)
-        store.name_agents(
-            {label: played_by(spec, config) for label, spec in zip(labels, specs, strict=True)}
-        )
-    ledger = Ledger(labels, store=store, recorder=recorder)
-    finished = _resume(ledger, labels, games, pairs)
+        store = ResultsFile(out, {**header, "move_timeout": move_timeout})  # locked
+    try:
+        if store is not None:
+            store.check_plan(labels, games)
+            store.name_agents(
+                {label: played_by(spec, config) for label, spec in zip(labels, specs, strict=True)}
+            )
+        ledger = Ledger(labels, store=store, recorder=recorder)
+        finished = _resume(ledger, labels, games, pairs)
 
-    def plan() -> Iterator[Any]:
-        return plan_games(
-            config, specs, games=games, seed=seed, move_timeout=move_timeout, pairs=pairs
-        )
+        def plan() -> Iterator[Any]:
+            return plan_games(
+                config, specs, games=games, seed=seed, move_timeout=move_timeout, pairs=pairs
+            )
 
-    bar = Progress(plan_size(len(specs), games, pairs) - ledger.tally.games, enabled=progress)
-    with compile_notices(bar.note):  # compiled here once, loaded by every worker
-        warm_up_specs(config.make_game(), specs)
-    todo = (task for task in plan() if task.key not in finished)
-    results = play_games(todo, workers) if ray is None else play_games_ray(todo, ray, workers)
-    for result in results:
-        ledger.add(result)
-        bar.advance()
+        bar = Progress(plan_size(len(specs), games, pairs) - ledger.tally.games, enabled=progress)
+        with compile_notices(bar.note):  # compiled here once, loaded by every worker
+            warm_up_specs(config.make_game(), specs)
+        todo = (task for task in plan() if task.key not in finished)
+        results = play_games(todo, workers) if ray is None else play_games_ray(todo, ray, workers)
+        for result in results:
+            ledger.add(result)
+            bar.advance()
+    finally:
+        if store is not None:
+            store.close()
     return TournamentResult(
         game=config,
         labels=tuple(labels),
@@ -338,7 +340,11 @@ def run_arena_command(args: argparse.Namespace) -> int:
     """
     if args.json is not None:
         check_output_file(args.json, "--json", "a file for the tables", replaced=True)
-        check_separate_files(("--out", args.out), ("--json", args.json))
+    try:
+        inputs = [named for spec in args.agents for named in spec_inputs("the agent", spec)]
+        check_outputs([("--out", args.out), ("--json", args.json)], inputs)
+    except ValueError as error:
+        raise ArenaError(str(error)) from None
     with exit_on_termination():
         result = run_tournament(
             args.game_config,
@@ -364,7 +370,8 @@ def run_arena_command(args: argparse.Namespace) -> int:
     if args.json is not None:
         try:
             args.json.parent.mkdir(parents=True, exist_ok=True)
-            write_text_atomically(args.json, json.dumps(result.to_json(), indent=2) + "\n")
+            text = json.dumps(result.to_json(), indent=2, allow_nan=False)
+            write_text_atomically(args.json, text + "\n")
         except OSError as error:
             reason = error.strerror or str(error)
             raise ArenaError(f"--json {args.json}: cannot write it ({reason})") from None

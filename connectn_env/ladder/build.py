@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from connectn_env.arena.outputs import check_output_file
 from connectn_env.arena.tournament import run_tournament
 from connectn_env.elo import PairingStats
+from connectn_env.file_lock import lock_beside
 from connectn_env.ladder.fit import fit_ratings, neighbour_pairs
 from connectn_env.ladder.games import LADDER_GAMES, ladder_key
 from connectn_env.ladder.ladderfile import (
@@ -71,6 +74,7 @@ def build_ladder(
     Raises:
         ValueError: an unknown game, a bad rung, ``hold`` of another game, or a bad argument.
         ArenaError: a results file of another build, or a rung that cannot be built.
+        LockError: another process is writing ``results`` (a ValueError too).
     """
     key = ladder_key(game)
     rungs = list(ladder_rungs(key) if rungs is None else rungs)
@@ -85,37 +89,42 @@ def build_ladder(
     pairs = _unheld(neighbour_pairs(len(rungs)), labels, fixed)
     if not pairs:
         raise ValueError(f"every rung is held by the ladder given; nothing to play: {labels}")
-    played: dict[tuple[str, str], PairingStats] = {}  # by the rungs' labels, weaker first
-    seconds = 0.0
-    new = pairs
-    for round_ in range(1, _ORDER_ROUNDS + 1):
-        result = run_tournament(
-            LADDER_GAMES[key],
-            specs,
-            games=games_per_pair,
-            workers=workers,
-            ray=ray,
-            seed=seed,
-            out=results,
-            progress=progress,
-            pairs=new,  # a round plays (or resumes) only its own pairs
-        )
-        rename = dict(zip(result.labels, labels, strict=True))
-        for p in result.pairings:
-            if p.games:
-                a, b = rename[p.a], rename[p.b]
-                played[a, b] = PairingStats(a, b, p.wins, p.draws, p.losses, p.errors_a, p.errors_b)
-        seconds += sum(game_result.seconds for game_result in result.results)
-        pairings = kept + [
-            played[labels[i], labels[j]] for i, j in pairs if (labels[i], labels[j]) in played
-        ]
-        fit = fit_ratings(labels, pairings, fixed)
-        fitted = sorted(range(len(rungs)), key=lambda i: fit.ratings[labels[i]])
-        neighbours = [tuple(sorted((fitted[a], fitted[b]))) for a, b in neighbour_pairs(len(rungs))]
-        new = [pair for pair in _unheld(neighbours, labels, fixed) if pair not in pairs]
-        if not new or round_ == _ORDER_ROUNDS:
-            break
-        pairs = sorted({*pairs, *new})
+    with _locked(results):  # every round's tournament takes it again
+        played: dict[tuple[str, str], PairingStats] = {}  # by the rungs' labels, weaker first
+        seconds = 0.0
+        new = pairs
+        for round_ in range(1, _ORDER_ROUNDS + 1):
+            result = run_tournament(
+                LADDER_GAMES[key],
+                specs,
+                games=games_per_pair,
+                workers=workers,
+                ray=ray,
+                seed=seed,
+                out=results,
+                progress=progress,
+                pairs=new,  # a round plays (or resumes) only its own pairs
+            )
+            rename = dict(zip(result.labels, labels, strict=True))
+            for p in result.pairings:
+                if p.games:
+                    a, b = rename[p.a], rename[p.b]
+                    played[a, b] = PairingStats(
+                        a, b, p.wins, p.draws, p.losses, p.errors_a, p.errors_b
+                    )
+            seconds += sum(game_result.seconds for game_result in result.results)
+            pairings = kept + [
+                played[labels[i], labels[j]] for i, j in pairs if (labels[i], labels[j]) in played
+            ]
+            fit = fit_ratings(labels, pairings, fixed)
+            fitted = sorted(range(len(rungs)), key=lambda i: fit.ratings[labels[i]])
+            neighbours = [
+                tuple(sorted((fitted[a], fitted[b]))) for a, b in neighbour_pairs(len(rungs))
+            ]
+            new = [pair for pair in _unheld(neighbours, labels, fixed) if pair not in pairs]
+            if not new or round_ == _ORDER_ROUNDS:
+                break
+            pairs = sorted({*pairs, *new})
     held_intervals = {r.label: r.ci95 for r in hold.rungs if r.label in fixed} if hold else {}
     intervals = {label: held_intervals.get(label, fit.intervals[label]) for label in labels}
     games = dict.fromkeys(labels, 0)
@@ -148,6 +157,15 @@ def build_ladder(
     if out is not None:
         save_ladder(ladder, out)
     return ladder
+
+
+def _locked(results: str | Path | None) -> contextlib.AbstractContextManager:
+    """The lock of the results file, held across the rounds (none without a file)."""
+    if results is None:
+        return contextlib.nullcontext()
+    path = check_output_file(results, "--results", "a results file")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return lock_beside(path, f"--results {path}: another run is writing this results file")
 
 
 def _unheld(

@@ -22,6 +22,7 @@ from connectn_env.ladder.games import ladder_key
 from connectn_env.ladder.ladderfile import load_ladder, shipped_ladder
 from connectn_env.ladder.movequality import MoveQuality, move_quality
 from connectn_env.ladder.sprt import DEFAULT_MAX_GAMES, SPRTResult, sprt
+from connectn_env.same_file import check_outputs, spec_inputs
 
 __all__ = [
     "add_evaluate_options",
@@ -240,11 +241,16 @@ def run_evaluate_command(args: argparse.Namespace) -> int:
     _require_file_for_factories(args.allow_factories, "--ladder", args.ladder)
     if args.json is not None:
         check_output_file(args.json, "--json", "a file for the result", replaced=True)
-        check_separate_files(("--results", args.results), ("--json", args.json))
+    inputs = [("--ladder", args.ladder), *spec_inputs("the candidate", args.candidate)]
+    check_outputs(
+        [("--results", args.results), ("--json", args.json)], inputs + spec_inputs("B", args.vs)
+    )
     result = _move_quality(args) if args.positions else _games(args)
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomically(args.json, json.dumps(result.to_json(), indent=2) + "\n")
+        write_text_atomically(
+            args.json, json.dumps(result.to_json(), indent=2, allow_nan=False) + "\n"
+        )
     return 0
 
 

@@ -202,7 +202,8 @@ def evaluate(
         ValueError: an unknown game or candidate, a game without a ladder, a candidate or a
             rung that cannot be built or play the game, a bad argument (named, with what is
             allowed); nothing is written then. Also a rung that fails in a game (the games
-            played until then stay in ``results``).
+            played until then stay in ``results``), and no game at all (``minutes`` ran out
+            before the first one): a rating of no game would be nan.
         TypeError: a candidate that is neither a spec, an agent nor a callable.
         ArenaError: a results file of another evaluation (a ValueError too).
     """
@@ -219,24 +220,24 @@ def evaluate(
     if workers is None:
         workers = 1 if local else os.cpu_count() or 1
     specs = [entry.spec, *(rung.spec for rung in ladder.rungs)]
-    store = open_results(results, ladder.game, seed, [label, *ladder.labels], specs)
-    counts = {rung.label: [0, 0, 0, 0] for rung in ladder.rungs}  # W, D, L, errors
-    finished: set[tuple[str, str, int]] = set()
-    for result in store.stream() if store else ():
-        if result.pairing[0] == label and result.pairing[1] in counts:
+    with open_results(results, ladder.game, seed, [label, *ladder.labels], specs) as store:
+        counts = {rung.label: [0, 0, 0, 0] for rung in ladder.rungs}  # W, D, L, errors
+        finished: set[tuple[str, str, int]] = set()
+        for result in store.stream() if store else ():
+            if result.pairing[0] == label and result.pairing[1] in counts:
+                _count(counts, result, label)
+                finished.add(result.key)
+        state = _Schedule(ladder, label, counts, finished)
+        tasks = state.tasks(entry, seed, cap, deadline)
+        display = _Display(cap - len(finished), deadline, enabled=progress)
+        played = 0
+        for result in play_tasks(tasks, workers=workers, ray=ray, local=local):
+            if store is not None:
+                store.add(result)
             _count(counts, result, label)
-            finished.add(result.key)
-    state = _Schedule(ladder, label, counts, finished)
-    tasks = state.tasks(entry, seed, cap, deadline)
-    display = _Display(cap - len(finished), deadline, enabled=progress)
-    played = 0
-    for result in play_tasks(tasks, workers=workers, ray=ray, local=local):
-        if store is not None:
-            store.add(result)
-        _count(counts, result, label)
-        played += 1
-        display.advance(state.estimate())
-    display.close()
+            played += 1
+            display.advance(state.estimate())
+        display.close()
     return _evaluation(ladder, label, counts, played, skipped)
 
 
@@ -307,6 +308,11 @@ def _evaluation(
     played: int,
     skipped: tuple[LadderRung, ...],
 ) -> Evaluation:
+    if not any(sum(row[:3]) for row in counts.values()):
+        raise ValueError(
+            "no game was played: the time budget ran out before the first game started, so "
+            "there is no rating; give more minutes"
+        )
     fit = fit_ratings([label, *ladder.labels], _pairings(label, counts), ladder.ratings)
     return Evaluation(
         game=ladder.key,

@@ -334,7 +334,9 @@ def save_ladder(ladder: Ladder, path: str | Path) -> Path:
     """Write ``ladder`` to ``path`` atomically (a reader sees the old file or the new one)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    return write_text_atomically(path, json.dumps(ladder.to_json(), indent=1) + "\n")
+    return write_text_atomically(
+        path, json.dumps(ladder.to_json(), indent=1, allow_nan=False) + "\n"
+    )
 
 
 def _parse(data: Any, source: str, key: str | None, allow_factories: bool) -> Ladder:

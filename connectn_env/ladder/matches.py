@@ -5,6 +5,7 @@ resumable results file."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,27 +37,30 @@ def play_tasks(
     return play_games(tasks, require_int("workers", workers, 1, MAX_WORKERS))
 
 
+@contextmanager
 def open_results(
     path: str | Path | None,
     game: GameConfig,
     seed: int,
     labels: Sequence[str],
     specs: Sequence[Any] = (),
-) -> ResultsFile | None:
+) -> Iterator[ResultsFile | None]:
     """The results file at ``path`` (None: none), created or checked as the arena does: a
     file of another game or seed, or with other seats, is refused (``ArenaError``), and so is
     a file whose games of these ``labels`` were played by other agents than ``specs`` (an
-    ``AgentSpec``, spec text, or anything else: an agent no spec names)."""
+    ``AgentSpec``, spec text, or anything else: an agent no spec names). It is locked against
+    another writer until the block ends."""
     if path is None:
-        return None
+        yield None
+        return
     path = check_output_file(path, "--results", "a results file")
     header = {"game": game.name, "params": game.params, "seed": seed, "move_timeout": None}
-    store = ResultsFile(path, header, option="--results")
-    store.check_plan(list(labels), 2**62)
-    store.name_agents(
-        {label: played_by(spec, game) for label, spec in zip(labels, specs, strict=True)}
-    )
-    return store
+    with ResultsFile(path, header, option="--results") as store:
+        store.check_plan(list(labels), 2**62)
+        store.name_agents(
+            {label: played_by(spec, game) for label, spec in zip(labels, specs, strict=True)}
+        )
+        yield store
 
 
 def _ignore(message: tuple) -> None:

@@ -168,36 +168,36 @@ def sprt(
     labels = (first.label, second.label if second.label != first.label else f"{second.label}#2")
     check_candidate(first, config)
     check_candidate(second, config, role="B")
-    store = open_results(results, config, seed, labels, (first.spec, second.spec))
-    counts = [0, 0, 0]  # A's wins, draws, losses
-    finished = set()
-    for result in store.stream() if store else ():
-        if result.pairing == labels:
+    with open_results(results, config, seed, labels, (first.spec, second.spec)) as store:
+        counts = [0, 0, 0]  # A's wins, draws, losses
+        finished = set()
+        for result in store.stream() if store else ():
+            if result.pairing == labels:
+                counts[2 - round(2 * result.score_of(labels[0]))] += 1
+                finished.add(result.index)
+        bounds = sprt_bounds(alpha, beta)
+        decision = _decide(counts, elo0, elo1, bounds, max_games)
+
+        def tasks() -> Iterator[GameTask]:
+            """Games while the test runs, up to ``max_games`` in all (resumed ones included)."""
+            index, planned = 0, len(finished)
+            while decision is None and planned < max_games:
+                if index not in finished:
+                    yield pairing_task(config, labels, (first.spec, second.spec), index, seed)
+                    planned += 1
+                index += 1
+
+        local = first.local or second.local
+        if workers is None:
+            workers = os.cpu_count() or 1
+        for result in play_tasks(tasks(), workers=workers, ray=ray, local=local):
+            if store is not None:
+                store.add(result)
             counts[2 - round(2 * result.score_of(labels[0]))] += 1
-            finished.add(result.index)
-    bounds = sprt_bounds(alpha, beta)
-    decision = _decide(counts, elo0, elo1, bounds, max_games)
-
-    def tasks() -> Iterator[GameTask]:
-        """Games while the test runs, up to ``max_games`` in all (resumed ones included)."""
-        index, planned = 0, len(finished)
-        while decision is None and planned < max_games:
-            if index not in finished:
-                yield pairing_task(config, labels, (first.spec, second.spec), index, seed)
-                planned += 1
-            index += 1
-
-    local = first.local or second.local
-    if workers is None:
-        workers = os.cpu_count() or 1
-    for result in play_tasks(tasks(), workers=workers, ray=ray, local=local):
-        if store is not None:
-            store.add(result)
-        counts[2 - round(2 * result.score_of(labels[0]))] += 1
-        if decision is None:
-            decision = _decide(counts, elo0, elo1, bounds, max_games)
-        if report is not None:
-            report(_result(labels, elo0, elo1, counts, bounds, decision))
+            if decision is None:
+                decision = _decide(counts, elo0, elo1, bounds, max_games)
+            if report is not None:
+                report(_result(labels, elo0, elo1, counts, bounds, decision))
     return _result(labels, elo0, elo1, counts, bounds, decision or "inconclusive")
 
 

@@ -238,7 +238,9 @@ def record_from_json(data: Any, where: str = "record") -> GameRecord:
 
 def json_text(data: dict[str, Any]) -> str:
     """JSON with one top-level key per line (moves stay on one line)."""
-    body = ",\n".join(f" {json.dumps(key)}: {json.dumps(value)}" for key, value in data.items())
+    body = ",\n".join(
+        f" {json.dumps(key)}: {json.dumps(value, allow_nan=False)}" for key, value in data.items()
+    )
     return "{\n" + body + "\n}\n"
 
 
