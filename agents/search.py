@@ -5,6 +5,7 @@ compiled tree walk with the moves and leaves played in Python)."""
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from agents.envapi import (
     copy_unchecked,
     legal_mask,
     native_state,
+    require_env,
     same_observation,
     transparent_core,
 )
@@ -26,7 +28,7 @@ from agents.loop import new_workspace
 from agents.rules import UCT, SearchSettings, Selection
 from agents.treepool import touch, tree_pair
 from agents.treeview import SNAPSHOT_DEPTH, SNAPSHOT_WIDTH, TreeNode, snapshot, tree_text
-from connectn_env.games import GameState
+from connectn_env.games import BoardGame, ExactSolver, GameState
 from connectn_env.games.compile_notice import compiling
 from connectn_env.games.lib.rng import new_rng
 from connectn_env.games.validation import require_bool, require_int, require_number
@@ -54,6 +56,14 @@ _STATUS = {
     search_tree.DRAW: "draw",
 }  # a root child's, for the player to move
 _PROVEN_VALUE = {"win": 1.0, "loss": -1.0, "draw": 0.0}
+WARM_SIMULATIONS = 64  # of each scratch search: enough to reach every kernel a search uses
+_SCRATCH_MAX_NODES = 4096  # a scratch agent's trees (the types, not the size, are compiled)
+_POSITION_TRIES = 20  # random games tried to reach a position the exact solver takes on
+# What :meth:`SearchAgent.prepare` has compiled (or loaded) in this process, and is compiling:
+# ``(scratch agent class, its arguments, game)``. Compiled code is the process's, not an agent's.
+_prepared: set[Any] = set()
+_preparing: set[Any] = set()
+_prepare_lock = threading.RLock()  # one prepare at a time; the scratch search's own re-enters
 
 
 @dataclass(frozen=True)
@@ -323,6 +333,59 @@ class SearchAgent:
         """The action for ``env.agent_selection``."""
         return self.search(env).action
 
+    def prepare(self, env: Any) -> None:
+        """Compile (or load from numba's cache) what this agent's searches of ``env``'s game
+        need, so that no search's time budget pays for it: a search calls it before its clock
+        starts, and a program may call it earlier (from a background thread too) as soon as
+        it knows the game and the agent.
+
+        The compiled code is the process's: a scratch agent with the same compiled options
+        (seed 0, small trees) searches a copy of ``env`` from the start (two short searches,
+        the second reusing the first one's tree, a full tree's pruning, a move, and if the
+        game's exact solver does not take on the start, a search from a position it does).
+        This agent, its random generator and ``env`` are not touched, and a later call for
+        the same options and game returns at once. Compiles are announced as the game's
+        search kernels (:mod:`connectn_env.games.compile_notice`). Nothing is compiled on the
+        generic path (an env that is not this suite's).
+
+        Raises:
+            TypeError: ``env`` is not a PettingZoo AEC env.
+            ValueError: an option the game cannot honour (as :meth:`search` would).
+        """
+        state = native_state(require_env(env))
+        if state is None or self.backend == "generic":
+            return
+        scratch_class, arguments = self._scratch_arguments()
+        key = (scratch_class, tuple(sorted(arguments.items())), state.game)
+        if key in _prepared:
+            return
+        with _prepare_lock:
+            if key in _prepared or key in _preparing:  # (the scratch search's own call)
+                return
+            _preparing.add(key)
+            try:
+                scratch = scratch_class(
+                    **arguments,
+                    simulations=WARM_SIMULATIONS,
+                    max_nodes=_SCRATCH_MAX_NODES,
+                    seed=0,
+                )
+                with compiling(f"{state.game.title} search kernels"):
+                    _scratch_searches(scratch, copy_unchecked(env.unwrapped))
+            finally:
+                _preparing.discard(key)
+            _prepared.add(key)
+
+    def _scratch_arguments(self) -> tuple[type[SearchAgent], dict[str, Any]]:
+        """The class and keyword arguments (hashable values; no budget, tree size or seed) of
+        an agent whose searches run the compiled code this agent's do (:meth:`prepare`)."""
+        raise NotImplementedError
+
+    def _solver_used(self, game: BoardGame) -> ExactSolver | None:
+        """The exact solver this agent's searches of ``game`` run (MCTS's ``exact``), or
+        None: :meth:`prepare` also searches a position it takes on."""
+        return None
+
     @_compiles_announced
     def search(
         self, env: Any, progress: Callable[[int, float, float], Any] | None = None
@@ -344,12 +407,13 @@ class SearchAgent:
         """
         if progress is not None and not callable(progress):
             raise TypeError(f"progress must be callable or None, got {progress!r}")
-        start = time.perf_counter()  # time_limit counts from here
         mask = legal_mask(env)
         state = native_state(env)
         if self.backend == "native" and state is None:
             raise TypeError(f"backend='native' needs one of this suite's envs, got {env!r}")
         self._before_search(state if self.backend != "generic" else None)
+        self.prepare(env)
+        start = time.perf_counter()  # time_limit counts from here: after any compile
         if not self._trees:
             self._trees = tree_pair(self, self.max_nodes)
         key_before = self._root_key
@@ -612,6 +676,47 @@ class SearchAgent:
                     self._reroot(grand)
                     return True
         return False
+
+
+def _scratch_searches(agent: SearchAgent, env: Any) -> None:
+    """What :meth:`SearchAgent.prepare` runs on a scratch ``agent`` and a copy ``env`` of the
+    game's env."""
+    env.reset()
+    for _ in range(2):
+        agent.search(env, progress=_stop_at_once)
+    _compile_pruning()
+    env.step(int(env.game_state.legal_actions()[0]))
+    solver = agent._solver_used(env.game_state.game)
+    if solver is not None and not solver.reaches(env.game_state):
+        for seed in range(_POSITION_TRIES):
+            if _play_until_solvable(env, solver, np.random.default_rng(seed)):
+                agent.search(env, progress=_stop_at_once)
+                return
+
+
+def _compile_pruning() -> None:
+    """Compile what a search does when its tree is full (:func:`agents.tree.prune`), on a
+    small tree of the same types."""
+    full, spare = search_tree.new_tree(4), search_tree.new_tree(4)
+    search_tree.tree_reset(*full, 0)
+    search_tree.kept_nodes(full[0], 2)
+    search_tree.prune(*full, *spare, 2)
+
+
+def _stop_at_once(simulations: int, seconds: float, value: float) -> bool:
+    return True
+
+
+def _play_until_solvable(env: Any, solver: Any, rng: np.random.Generator) -> bool:
+    """Play random moves on ``env`` (from the start) until ``solver`` takes the position on;
+    False if the game ended first."""
+    env.reset()
+    state = env.game_state
+    while not state.is_terminal():
+        if solver.reaches(state):
+            return True
+        env.step(int(rng.choice(state.legal_actions())))
+    return False
 
 
 def _matches(env: Any, agent: str, target: Any) -> bool:

@@ -15,6 +15,7 @@ import pytest
 from numba import njit
 
 from agents import MCTSAgent
+from agents import search as search_module
 from connectn_env import cli
 from connectn_env.arena import run_tournament, tournament
 from connectn_env.arena.progress import Progress
@@ -83,12 +84,15 @@ def test_pbrain_tells_compiles_at_start_as_messages(monkeypatch):
     assert lines[2:] == ["OK"]
 
 
-def test_pbrain_start_warms_a_real_search():
+def test_pbrain_start_prepares_a_real_search(monkeypatch):
+    monkeypatch.setattr(search_module, "_prepared", set())
     out = io.StringIO()
     engine = pbrain.PbrainEngine(MCTSAgent(simulations=8, seed=0))
     engine.run(io.StringIO("START 15\n"), out)
     assert out.getvalue().splitlines()[-1] == "OK"
-    assert engine.agent._trees  # searched (tree buffers made) before the first turn
+    prepared = [key[2] for key in search_module._prepared]  # (class, options, game)
+    assert prepared == [engine.match.env.unwrapped.game]  # before the first turn
+    assert not engine.agent._trees  # on a scratch agent: this one has not searched
 
 
 def test_arena_warms_up_in_the_parent_with_notes_on_its_progress(monkeypatch, capsys):

@@ -80,6 +80,7 @@ class TerminalGame:
         """The intro, then moves and commands until the game is left."""
         session = self.session
         self._say(self._intro())
+        session.prepare_agent()  # compiles while the intro is read (announced once)
         self._show()
         while True:
             if session.ai_turn:
