@@ -58,7 +58,6 @@ _STATUS = {
 _PROVEN_VALUE = {"win": 1.0, "loss": -1.0, "draw": 0.0}
 WARM_SIMULATIONS = 64  # of each scratch search: enough to reach every kernel a search uses
 _SCRATCH_MAX_NODES = 4096  # a scratch agent's trees (the types, not the size, are compiled)
-_POSITION_TRIES = 20  # random games tried to reach a position the exact solver takes on
 # What :meth:`SearchAgent.prepare` has compiled (or loaded) in this process, and is compiling:
 # ``(scratch agent class, its arguments, game)``. Compiled code is the process's, not an agent's.
 _prepared: set[Any] = set()
@@ -341,12 +340,13 @@ class SearchAgent:
 
         The compiled code is the process's: a scratch agent with the same compiled options
         (seed 0, small trees) searches a copy of ``env`` from the start (two short searches,
-        the second reusing the first one's tree, a full tree's pruning, a move, and if the
-        game's exact solver does not take on the start, a search from a position it does).
-        This agent, its random generator and ``env`` are not touched, and a later call for
-        the same options and game returns at once. Compiles are announced as the game's
-        search kernels (:mod:`connectn_env.games.compile_notice`). Nothing is compiled on the
-        generic path (an env that is not this suite's).
+        the second reusing the first one's tree, a full tree's pruning, a move). The exact
+        solver's search (MCTS's ``exact``) is compiled the same way at the first position
+        it takes on (Connect Four from about the 10th stone), not before: a first move does
+        not wait for it. This agent, its random generator and ``env`` are not touched, and a
+        later call for the same options and game returns at once. Compiles are announced as
+        the game's search kernels (:mod:`connectn_env.games.compile_notice`). Nothing is
+        compiled on the generic path (an env that is not this suite's).
 
         Raises:
             TypeError: ``env`` is not a PettingZoo AEC env.
@@ -357,12 +357,16 @@ class SearchAgent:
             return
         scratch_class, arguments = self._scratch_arguments()
         key = (scratch_class, tuple(sorted(arguments.items())), state.game)
-        if key in _prepared:
+        solver = self._solver_used(state.game)
+        solving = solver is not None and not state.is_terminal() and solver.reaches(state)
+        keys = [key, (*key, "exact")] if solving else [key]
+        if all(each in _prepared for each in keys):
             return
         with _prepare_lock:
-            if key in _prepared or key in _preparing:  # (the scratch search's own call)
+            todo = [each for each in keys if each not in _prepared and each not in _preparing]
+            if not todo:  # (prepared meanwhile, or the scratch search's own call)
                 return
-            _preparing.add(key)
+            _preparing.update(todo)
             try:
                 scratch = scratch_class(
                     **arguments,
@@ -371,10 +375,13 @@ class SearchAgent:
                     seed=0,
                 )
                 with compiling(f"{state.game.title} search kernels"):
-                    _scratch_searches(scratch, copy_unchecked(env.unwrapped))
+                    if key in todo:
+                        _scratch_searches(scratch, copy_unchecked(env.unwrapped))
+                    if len(todo) > 1 or key not in todo:  # at this position, with the solver
+                        scratch.search(env, progress=_stop_at_once)
             finally:
-                _preparing.discard(key)
-            _prepared.add(key)
+                _preparing.difference_update(todo)
+            _prepared.update(todo)
 
     def _scratch_arguments(self) -> tuple[type[SearchAgent], dict[str, Any]]:
         """The class and keyword arguments (hashable values; no budget, tree size or seed) of
@@ -686,12 +693,6 @@ def _scratch_searches(agent: SearchAgent, env: Any) -> None:
         agent.search(env, progress=_stop_at_once)
     _compile_pruning()
     env.step(int(env.game_state.legal_actions()[0]))
-    solver = agent._solver_used(env.game_state.game)
-    if solver is not None and not solver.reaches(env.game_state):
-        for seed in range(_POSITION_TRIES):
-            if _play_until_solvable(env, solver, np.random.default_rng(seed)):
-                agent.search(env, progress=_stop_at_once)
-                return
 
 
 def _compile_pruning() -> None:
@@ -705,18 +706,6 @@ def _compile_pruning() -> None:
 
 def _stop_at_once(simulations: int, seconds: float, value: float) -> bool:
     return True
-
-
-def _play_until_solvable(env: Any, solver: Any, rng: np.random.Generator) -> bool:
-    """Play random moves on ``env`` (from the start) until ``solver`` takes the position on;
-    False if the game ended first."""
-    env.reset()
-    state = env.game_state
-    while not state.is_terminal():
-        if solver.reaches(state):
-            return True
-        env.step(int(rng.choice(state.legal_actions())))
-    return False
 
 
 def _matches(env: Any, agent: str, target: Any) -> bool:

@@ -24,11 +24,14 @@ from connectn_env.games.compile_notice import compile_notices, compiling
 
 __all__ = ["run_warmup", "warm_up_agent", "warm_up_game", "warm_up_specs"]
 
+_POSITION_TRIES = 20  # random games tried to reach a position the exact solver takes on
+
 
 def warm_up_agent(agent: Any, game: BoardGame) -> None:
     """Compile (or load from the cache) what ``agent``'s searches on ``game`` need
-    (:meth:`agents.search.SearchAgent.prepare`: a scratch agent with the same compiled
-    options searches; ``agent`` itself is not changed). Agents that are not search agents
+    (:meth:`agents.search.SearchAgent.prepare`, at the start and, if the game has an exact
+    solver, at a position it takes on: a scratch agent with the same compiled options
+    searches; ``agent`` itself is not changed). Agents that are not search agents
     (``MCTSAgent``, ``PUCTAgent``...) are left alone: they are not asked anything.
 
     Raises:
@@ -39,10 +42,17 @@ def warm_up_agent(agent: Any, game: BoardGame) -> None:
 
     if not isinstance(game, BoardGame):
         raise TypeError(f"game must be a BoardGame, got {type(game).__name__}")
-    if isinstance(agent, SearchAgent):
-        env = BoardGameEnv(game)
-        env.reset()
-        agent.prepare(env)
+    if not isinstance(agent, SearchAgent):
+        return
+    env = BoardGameEnv(game)
+    env.reset()
+    agent.prepare(env)
+    solver = game.exact_solver()
+    if solver is not None and not solver.reaches(env.game_state):
+        for seed in range(_POSITION_TRIES):
+            if _play_until_solvable(env, solver, np.random.default_rng(seed)):
+                agent.prepare(env)  # (nothing more for an agent that does not use it)
+                return
 
 
 def warm_up_specs(game: BoardGame, specs: Sequence[Any]) -> None:
@@ -108,3 +118,15 @@ def run_warmup(names: Sequence[str] = (), stream: TextIO | None = None) -> int:
         flush=True,
     )
     return 0
+
+
+def _play_until_solvable(env: Any, solver: Any, rng: np.random.Generator) -> bool:
+    """Play random moves on ``env`` (from the start) until ``solver`` takes the position on;
+    False if the game ended first."""
+    env.reset()
+    state = env.game_state
+    while not state.is_terminal():
+        if solver.reaches(state):
+            return True
+        env.step(int(rng.choice(state.legal_actions())))
+    return False

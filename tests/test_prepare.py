@@ -186,7 +186,7 @@ def test_a_cold_first_timed_move_gets_the_simulations_of_a_warm_one(tmp_path):
 
 
 @pytest.mark.parametrize(("preset", "searches"), [("uct", [0, 0]), ("default", [0, 0, "solvable"])])
-def test_only_an_agent_using_the_exact_solver_searches_a_position_it_takes_on(
+def test_the_exact_solver_is_prepared_at_the_first_position_it_takes_on(
     preset, searches, nothing_prepared, monkeypatch
 ):
     searched = []
@@ -201,5 +201,12 @@ def test_only_an_agent_using_the_exact_solver_searches_a_position_it_takes_on(
     monkeypatch.setattr(MCTSAgent, "search", spy)
     env = BoardGameEnv(REGISTRY.make("connect_four"))
     env.reset()
-    MCTSAgent(simulations=16, preset=preset).prepare(env)
+    agent = MCTSAgent(simulations=16, preset=preset)
+    agent.prepare(env)
+    assert searched == [0, 0]  # not the solver's search: a first move does not wait for it
+    solver, rng = env.unwrapped.game.exact_solver(), np.random.default_rng(0)
+    while not solver.reaches(env.unwrapped.game_state):
+        env.step(int(rng.choice(env.unwrapped.game_state.legal_actions())))
+    agent.prepare(env)
+    agent.prepare(env)
     assert searched == searches
