@@ -353,9 +353,10 @@ class SearchAgent:
             ValueError: an option the game cannot honour (as :meth:`search` would).
         """
         state = native_state(require_env(env))
-        if state is None or self.backend == "generic":
+        recipe = self._scratch_arguments()
+        if state is None or self.backend == "generic" or recipe is None:
             return
-        scratch_class, arguments = self._scratch_arguments()
+        scratch_class, arguments = recipe
         key = (scratch_class, tuple(sorted(arguments.items())), state.game)
         solver = self._solver_used(state.game)
         solving = solver is not None and not state.is_terminal() and solver.reaches(state)
@@ -383,10 +384,11 @@ class SearchAgent:
                 _preparing.difference_update(todo)
             _prepared.update(todo)
 
-    def _scratch_arguments(self) -> tuple[type[SearchAgent], dict[str, Any]]:
+    def _scratch_arguments(self) -> tuple[type[SearchAgent], dict[str, Any]] | None:
         """The class and keyword arguments (hashable values; no budget, tree size or seed) of
-        an agent whose searches run the compiled code this agent's do (:meth:`prepare`)."""
-        raise NotImplementedError
+        an agent whose searches run the compiled code this agent's do (:meth:`prepare`), or
+        None (the default, for a subclass that does not say): nothing is prepared."""
+        return None
 
     def _solver_used(self, game: BoardGame) -> ExactSolver | None:
         """The exact solver this agent's searches of ``game`` run (MCTS's ``exact``), or

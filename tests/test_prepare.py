@@ -210,3 +210,15 @@ def test_the_exact_solver_is_prepared_at_the_first_position_it_takes_on(
     agent.prepare(env)
     agent.prepare(env)
     assert searched == searches
+
+
+def test_a_search_agent_subclass_that_names_no_scratch_agent_is_not_prepared(nothing_prepared):
+    class Mine(search_module.SearchAgent):
+        def __init__(self):
+            super().__init__(
+                simulations=4, time_limit=None, max_nodes=100, reuse_tree=False,
+                backend="auto", seed=0,
+            )  # fmt: skip
+
+    Mine().prepare(tictactoe_env())
+    assert search_module._prepared == set()
