@@ -61,6 +61,7 @@ _SCRATCH_MAX_NODES = 4096  # a scratch agent's trees (the types, not the size, a
 # What :meth:`SearchAgent.prepare` has compiled (or loaded) in this process, and is compiling:
 # ``(scratch agent class, its arguments, game)``. Compiled code is the process's, not an agent's.
 _prepared: set[Any] = set()
+_TREE_UPKEEP = "tree upkeep"  # (the same for every agent and game)
 _preparing: set[Any] = set()
 _prepare_lock = threading.RLock()  # one prepare at a time; the scratch search's own re-enters
 
@@ -332,21 +333,22 @@ class SearchAgent:
         """The action for ``env.agent_selection``."""
         return self.search(env).action
 
-    def prepare(self, env: Any) -> None:
+    def prepare(self, env: Any, *, later_moves: bool = False) -> None:
         """Compile (or load from numba's cache) what this agent's searches of ``env``'s game
         need, so that no search's time budget pays for it: a search calls it before its clock
         starts, and a program may call it earlier (from a background thread too) as soon as
         it knows the game and the agent.
 
         The compiled code is the process's: a scratch agent with the same compiled options
-        (seed 0, small trees) searches a copy of ``env`` from the start (two short searches,
-        the second reusing the first one's tree, a full tree's pruning, a move). The exact
-        solver's search (MCTS's ``exact``) is compiled the same way at the first position
-        it takes on (Connect Four from about the 10th stone), not before: a first move does
-        not wait for it. This agent, its random generator and ``env`` are not touched, and a
-        later call for the same options and game returns at once. Compiles are announced as
-        the game's search kernels (:mod:`connectn_env.games.compile_notice`). Nothing is
-        compiled on the generic path (an env that is not this suite's).
+        (seed 0, small trees) searches a copy of ``env`` from the start. What only later
+        searches run is compiled when they come, before their clock, so that a first move
+        does not wait for it: the reuse of a tree and the pruning of a full one (with
+        ``later_moves``, which a search asks for from its second one on), the exact
+        solver's search (MCTS's ``exact``) at the first position it takes on (Connect Four
+        from about the 10th stone). This agent, its random generator and ``env`` are not
+        touched, and a later call for what is compiled already returns at once. Compiles are
+        announced as the game's search kernels (:mod:`connectn_env.games.compile_notice`).
+        Nothing is compiled on the generic path (an env that is not this suite's).
 
         Raises:
             TypeError: ``env`` is not a PettingZoo AEC env.
@@ -360,7 +362,7 @@ class SearchAgent:
         key = (scratch_class, tuple(sorted(arguments.items())), state.game)
         solver = self._solver_used(state.game)
         solving = solver is not None and not state.is_terminal() and solver.reaches(state)
-        keys = [key, (*key, "exact")] if solving else [key]
+        keys = [key] + [(*key, "exact")] * solving + [_TREE_UPKEEP] * bool(later_moves)
         if all(each in _prepared for each in keys):
             return
         with _prepare_lock:
@@ -377,9 +379,13 @@ class SearchAgent:
                 )
                 with compiling(f"{state.game.title} search kernels"):
                     if key in todo:
-                        _scratch_searches(scratch, copy_unchecked(env.unwrapped))
-                    if len(todo) > 1 or key not in todo:  # at this position, with the solver
+                        start = copy_unchecked(env.unwrapped)
+                        start.reset()
+                        scratch.search(start, progress=_stop_at_once)
+                    if (*key, "exact") in todo:  # at this position, with the solver
                         scratch.search(env, progress=_stop_at_once)
+                    if _TREE_UPKEEP in todo:
+                        _compile_tree_upkeep()
             finally:
                 _preparing.difference_update(todo)
             _prepared.update(todo)
@@ -421,7 +427,7 @@ class SearchAgent:
         if self.backend == "native" and state is None:
             raise TypeError(f"backend='native' needs one of this suite's envs, got {env!r}")
         self._before_search(state if self.backend != "generic" else None)
-        self.prepare(env)
+        self.prepare(env, later_moves=bool(self._trees))
         start = time.perf_counter()  # time_limit counts from here: after any compile
         if not self._trees:
             self._trees = tree_pair(self, self.max_nodes)
@@ -687,21 +693,13 @@ class SearchAgent:
         return False
 
 
-def _scratch_searches(agent: SearchAgent, env: Any) -> None:
-    """What :meth:`SearchAgent.prepare` runs on a scratch ``agent`` and a copy ``env`` of the
-    game's env."""
-    env.reset()
-    for _ in range(2):
-        agent.search(env, progress=_stop_at_once)
-    _compile_pruning()
-    env.step(int(env.game_state.legal_actions()[0]))
-
-
-def _compile_pruning() -> None:
-    """Compile what a search does when its tree is full (:func:`agents.tree.prune`), on a
-    small tree of the same types."""
+def _compile_tree_upkeep() -> None:
+    """Compile what later searches do to their trees, on small trees of the same types: the
+    reuse of a subtree (:func:`agents.tree.compact_subtree`) and the pruning of a full tree
+    (:func:`agents.tree.prune`)."""
     full, spare = search_tree.new_tree(4), search_tree.new_tree(4)
     search_tree.tree_reset(*full, 0)
+    search_tree.compact_subtree(full[0], full[1], 0, *spare)
     search_tree.kept_nodes(full[0], 2)
     search_tree.prune(*full, *spare, 2)
 

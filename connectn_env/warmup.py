@@ -29,10 +29,11 @@ _POSITION_TRIES = 20  # random games tried to reach a position the exact solver 
 
 def warm_up_agent(agent: Any, game: BoardGame) -> None:
     """Compile (or load from the cache) what ``agent``'s searches on ``game`` need
-    (:meth:`agents.search.SearchAgent.prepare`, at the start and, if the game has an exact
-    solver, at a position it takes on: a scratch agent with the same compiled options
-    searches; ``agent`` itself is not changed). Agents that are not search agents
-    (``MCTSAgent``, ``PUCTAgent``...) are left alone: they are not asked anything.
+    (:meth:`agents.search.SearchAgent.prepare` with what later moves need, at the start
+    and, if the game has an exact solver, at a position it takes on: a scratch agent with
+    the same compiled options searches; ``agent`` itself is not changed). Agents that are
+    not search agents (``MCTSAgent``, ``PUCTAgent``...) are left alone: they are not asked
+    anything.
 
     Raises:
         TypeError: ``game`` is not a ``BoardGame``.
@@ -46,7 +47,7 @@ def warm_up_agent(agent: Any, game: BoardGame) -> None:
         return
     env = BoardGameEnv(game)
     env.reset()
-    agent.prepare(env)
+    agent.prepare(env, later_moves=True)
     solver = game.exact_solver()
     if solver is not None and not solver.reaches(env.game_state):
         for seed in range(_POSITION_TRIES):

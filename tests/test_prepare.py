@@ -45,20 +45,20 @@ def test_prepare_changes_neither_the_agent_nor_the_env(make, nothing_prepared):
     env = tictactoe_env(4)
     prepared, reference = make(), make()
     scratch_runs = []
-    original = search_module._scratch_searches
+    original = search_module.copy_unchecked  # (of the env, for a scratch search from the start)
 
-    def counted(agent, copy):
-        scratch_runs.append(type(agent))
-        original(agent, copy)
+    def counted(env):
+        scratch_runs.append(1)
+        return original(env)
 
-    search_module._scratch_searches = counted
+    search_module.copy_unchecked = counted
     try:
         prepared.prepare(env)
         prepared.prepare(env)  # once per options and game
         assert env.unwrapped.game_state.history() == [4]
         result = prepared.search(env)
     finally:
-        search_module._scratch_searches = original
+        search_module.copy_unchecked = original
     expected = reference.search(env)
     assert len(scratch_runs) == 1
     np.testing.assert_array_equal(result.visits, expected.visits)
@@ -78,11 +78,11 @@ def test_a_function_of_the_agent_is_not_called_by_prepare(nothing_prepared):
 
 def test_the_search_prepares_before_its_clock_starts(nothing_prepared, monkeypatch):
     events = []
-    original = search_module._scratch_searches
+    original = search_module.copy_unchecked
     monkeypatch.setattr(
         search_module,
-        "_scratch_searches",
-        lambda agent, env: (events.append("prepare"), original(agent, env)),
+        "copy_unchecked",
+        lambda env: (events.append("prepare"), original(env))[1],
     )
     real = search_module.time.perf_counter
 
@@ -185,7 +185,7 @@ def test_a_cold_first_timed_move_gets_the_simulations_of_a_warm_one(tmp_path):
     assert announced == "1"
 
 
-@pytest.mark.parametrize(("preset", "searches"), [("uct", [0, 0]), ("default", [0, 0, "solvable"])])
+@pytest.mark.parametrize(("preset", "searches"), [("uct", [0]), ("default", [0, "solvable"])])
 def test_the_exact_solver_is_prepared_at_the_first_position_it_takes_on(
     preset, searches, nothing_prepared, monkeypatch
 ):
@@ -203,7 +203,7 @@ def test_the_exact_solver_is_prepared_at_the_first_position_it_takes_on(
     env.reset()
     agent = MCTSAgent(simulations=16, preset=preset)
     agent.prepare(env)
-    assert searched == [0, 0]  # not the solver's search: a first move does not wait for it
+    assert searched == [0]  # not the solver's search: a first move does not wait for it
     solver, rng = env.unwrapped.game.exact_solver(), np.random.default_rng(0)
     while not solver.reaches(env.unwrapped.game_state):
         env.step(int(rng.choice(env.unwrapped.game_state.legal_actions())))
@@ -222,3 +222,21 @@ def test_a_search_agent_subclass_that_names_no_scratch_agent_is_not_prepared(not
 
     Mine().prepare(tictactoe_env())
     assert search_module._prepared == set()
+
+
+def test_what_only_later_searches_run_is_prepared_before_the_second_search(
+    nothing_prepared, monkeypatch
+):
+    upkeep = []
+    original = search_module._compile_tree_upkeep
+    monkeypatch.setattr(
+        search_module, "_compile_tree_upkeep", lambda: (upkeep.append(1), original())
+    )
+    env = tictactoe_env()
+    agent = MCTSAgent(simulations=30, preset="uct")
+    agent.search(env)
+    assert upkeep == []  # the first move does not wait for the tree's reuse and pruning
+    env.step(4)
+    agent.search(env)
+    agent.search(env)
+    assert upkeep == [1]
