@@ -9,6 +9,7 @@ import logging
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -259,3 +260,19 @@ def test_compile_announcements_are_printed_one_line_each():
     assert lines[compiling + 1] == "  compiled Tic-tac-toe search kernels in 0.1 s"
     assert lines[compiling + 2].startswith("AI (X) plays")
     assert (list(logger.handlers), logger.level) == before  # attached only while playing
+
+
+class _SlowToPrepare(agents.MCTSAgent):
+    """A search agent whose prepare (its compile) takes a while before the search's clock."""
+
+    def prepare(self, env, *, later_moves=False):
+        time.sleep(0.3)
+
+
+def test_the_move_says_the_thinking_time_not_the_compile_wait():
+    agent = _SlowToPrepare(simulations=20, seed=0)
+    status, out, session = terminal_game("tictactoe", agent, ["quit"], human_player=1)
+    assert status == 0
+    said = next(line for line in out.splitlines() if line.startswith("AI (X) plays"))
+    thinking = session.analysis.result.elapsed
+    assert thinking < 0.3 and f"simulations in {thinking:.1f} s" in said, said

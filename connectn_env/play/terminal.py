@@ -226,7 +226,6 @@ class TerminalGame:
         mover = NAMES[session.state.current_player()]
         if kind == MOVE:
             self._say(f"AI ({mover}) is thinking...")
-        start = time.monotonic()
         try:
             action, result = think(session.agent, session.position_copy(), progress=self._progress)
             session.note_answer(kind, moves, action, result)
@@ -236,7 +235,7 @@ class TerminalGame:
             self._say(f"The AI failed: {type(error).__name__}: {error}")
             return False
         self._clear_progress()
-        details = _details(result, time.monotonic() - start, kind)
+        details = _details(result, getattr(result, "elapsed", 0.0), kind)  # (not the compile)
         name = move_name(session.game, action)
         if kind == MOVE:
             self._say(f"AI ({mover}) plays {name}{details}")
