@@ -276,6 +276,13 @@ class MCTSAgent(SearchAgent):
             resolved = replace(resolved, exact=False)  # a game default: where it applies
         return resolved
 
+    def _scratch_arguments(self) -> tuple[type[SearchAgent], dict[str, Any]]:
+        arguments = {"preset": self.preset, "reuse_tree": self.reuse_tree, "backend": self.backend}
+        return MCTSAgent, {**self.options, **arguments}
+
+    def _solver_used(self, game: BoardGame) -> ExactSolver | None:
+        return self._exact_solver(game) if self.options_for(game).exact else None
+
     def _exact_solver(self, game: BoardGame) -> ExactSolver | None:
         """This agent's solver of ``game`` (made once; its tables last between searches)."""
         if game not in self._exact_solvers:

@@ -152,6 +152,18 @@ class PUCTAgent(SearchAgent):
         if type(settings) is not SearchSettings or settings.exploration != self.c_puct:
             self._settings = SearchSettings(exploration=self.c_puct)
 
+    def _scratch_arguments(self) -> tuple[type[SearchAgent], dict[str, Any]]:
+        """A PUCT agent with the same selection rule and tree reuse, with uniform priors if
+        this one has a function (the compiled code is the same; the function, a network's
+        for ``AlphaZeroAgent``, is not called)."""
+        function = None if self.policy_value_fn is None else _uniform_policy_value
+        return PUCTAgent, {
+            "policy_value_fn": function,
+            "selection": self.selection,
+            "reuse_tree": self.reuse_tree,
+            "backend": self.backend,
+        }
+
     def _policy(self, expand: Any, evaluate: Any) -> SearchPolicy:
         """The loop's policy with these expansion and evaluation rules (kept: numba types a
         policy once per object)."""
@@ -294,6 +306,11 @@ class PUCTAgent(SearchAgent):
             f"PUCTAgent({self.policy_value_fn!r}, simulations={self.simulations}, "
             f"c_puct={self.c_puct}, temperature={self.temperature})"
         )
+
+
+def _uniform_policy_value(observation: Any) -> tuple[np.ndarray, float]:
+    """Uniform priors over the legal actions and a value of 0 (a scratch agent's function)."""
+    return np.asarray(observation["action_mask"], dtype=np.float64), 0.0
 
 
 def _same_key(a: Any, b: Any) -> bool:

@@ -5,6 +5,7 @@ compiled tree walk with the moves and leaves played in Python)."""
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from agents.envapi import (
     copy_unchecked,
     legal_mask,
     native_state,
+    require_env,
     same_observation,
     transparent_core,
 )
@@ -26,7 +28,7 @@ from agents.loop import new_workspace
 from agents.rules import UCT, SearchSettings, Selection
 from agents.treepool import touch, tree_pair
 from agents.treeview import SNAPSHOT_DEPTH, SNAPSHOT_WIDTH, TreeNode, snapshot, tree_text
-from connectn_env.games import GameState
+from connectn_env.games import BoardGame, ExactSolver, GameState
 from connectn_env.games.compile_notice import compiling
 from connectn_env.games.lib.rng import new_rng
 from connectn_env.games.validation import require_bool, require_int, require_number
@@ -54,6 +56,14 @@ _STATUS = {
     search_tree.DRAW: "draw",
 }  # a root child's, for the player to move
 _PROVEN_VALUE = {"win": 1.0, "loss": -1.0, "draw": 0.0}
+WARM_SIMULATIONS = 64  # of each scratch search: enough to reach every kernel a search uses
+_SCRATCH_MAX_NODES = 4096  # a scratch agent's trees (the types, not the size, are compiled)
+# What :meth:`SearchAgent.prepare` has compiled (or loaded) in this process, and is compiling:
+# ``(scratch agent class, its arguments, game)``. Compiled code is the process's, not an agent's.
+_prepared: set[Any] = set()
+_TREE_UPKEEP = "tree upkeep"  # (the same for every agent and game)
+_preparing: set[Any] = set()
+_prepare_lock = threading.RLock()  # one prepare at a time; the scratch search's own re-enters
 
 
 @dataclass(frozen=True)
@@ -329,6 +339,74 @@ class SearchAgent:
         """The action for ``env.agent_selection``."""
         return self.search(env).action
 
+    def prepare(self, env: Any, *, later_moves: bool = False) -> None:
+        """Compile (or load from numba's cache) what this agent's searches of ``env``'s game
+        need, so that no search's time budget pays for it: a search calls it before its clock
+        starts, and a program may call it earlier (from a background thread too) as soon as
+        it knows the game and the agent.
+
+        The compiled code is the process's: a scratch agent with the same compiled options
+        (seed 0, small trees) searches a copy of ``env`` from the start. What only later
+        searches run is compiled when they come, before their clock, so that a first move
+        does not wait for it: the reuse of a tree and the pruning of a full one (with
+        ``later_moves``, which a search asks for from its second one on), the exact
+        solver's search (MCTS's ``exact``) at the first position it takes on (Connect Four
+        from about the 10th stone). This agent, its random generator and ``env`` are not
+        touched, and a later call for what is compiled already returns at once. Compiles are
+        announced as the game's search kernels (:mod:`connectn_env.games.compile_notice`).
+        Nothing is compiled on the generic path (an env that is not this suite's).
+
+        Raises:
+            TypeError: ``env`` is not a PettingZoo AEC env.
+            ValueError: an option the game cannot honour (as :meth:`search` would).
+        """
+        state = native_state(require_env(env))
+        recipe = self._scratch_arguments()
+        if state is None or self.backend == "generic" or recipe is None:
+            return
+        scratch_class, arguments = recipe
+        key = (scratch_class, tuple(sorted(arguments.items())), state.game)
+        solver = self._solver_used(state.game)
+        solving = solver is not None and not state.is_terminal() and solver.reaches(state)
+        keys = [key] + [(*key, "exact")] * solving + [_TREE_UPKEEP] * bool(later_moves)
+        if all(each in _prepared for each in keys):
+            return
+        with _prepare_lock:
+            todo = [each for each in keys if each not in _prepared and each not in _preparing]
+            if not todo:  # (prepared meanwhile, or the scratch search's own call)
+                return
+            _preparing.update(todo)
+            try:
+                scratch = scratch_class(
+                    **arguments,
+                    simulations=WARM_SIMULATIONS,
+                    max_nodes=_SCRATCH_MAX_NODES,
+                    seed=0,
+                )
+                with compiling(f"{state.game.title} search kernels"):
+                    if key in todo:
+                        start = copy_unchecked(env.unwrapped)
+                        start.reset()
+                        scratch.search(start, progress=_stop_at_once)
+                    if (*key, "exact") in todo:  # at this position, with the solver
+                        scratch.search(env, progress=_stop_at_once)
+                    if _TREE_UPKEEP in todo:
+                        _compile_tree_upkeep()
+            finally:
+                _preparing.difference_update(todo)
+            _prepared.update(todo)
+
+    def _scratch_arguments(self) -> tuple[type[SearchAgent], dict[str, Any]] | None:
+        """The class and keyword arguments (hashable values; no budget, tree size or seed) of
+        an agent whose searches run the compiled code this agent's do (:meth:`prepare`), or
+        None (the default, for a subclass that does not say): nothing is prepared."""
+        return None
+
+    def _solver_used(self, game: BoardGame) -> ExactSolver | None:
+        """The exact solver this agent's searches of ``game`` run (MCTS's ``exact``), or
+        None: :meth:`prepare` also searches a position it takes on."""
+        return None
+
     @_compiles_announced
     def search(
         self, env: Any, progress: Callable[[int, float, float], Any] | None = None
@@ -350,12 +428,13 @@ class SearchAgent:
         """
         if progress is not None and not callable(progress):
             raise TypeError(f"progress must be callable or None, got {progress!r}")
-        start = time.perf_counter()  # time_limit counts from here
         mask = legal_mask(env)
         state = native_state(env)
         if self.backend == "native" and state is None:
             raise TypeError(f"backend='native' needs one of this suite's envs, got {env!r}")
         self._before_search(state if self.backend != "generic" else None)
+        self.prepare(env, later_moves=bool(self._trees))
+        start = time.perf_counter()  # time_limit counts from here: after any compile
         if not self._trees:
             self._trees = tree_pair(self, self.max_nodes)
         key_before = self._root_key
@@ -618,6 +697,21 @@ class SearchAgent:
                     self._reroot(grand)
                     return True
         return False
+
+
+def _compile_tree_upkeep() -> None:
+    """Compile what later searches do to their trees, on small trees of the same types: the
+    reuse of a subtree (:func:`agents.tree.compact_subtree`) and the pruning of a full tree
+    (:func:`agents.tree.prune`)."""
+    full, spare = search_tree.new_tree(4), search_tree.new_tree(4)
+    search_tree.tree_reset(*full, 0)
+    search_tree.compact_subtree(full[0], full[1], 0, *spare)
+    search_tree.kept_nodes(full[0], 2)
+    search_tree.prune(*full, *spare, 2)
+
+
+def _stop_at_once(simulations: int, seconds: float, value: float) -> bool:
+    return True
 
 
 def _matches(env: Any, agent: str, target: Any) -> bool:

@@ -22,19 +22,18 @@ import numpy as np
 from connectn_env.games import REGISTRY, BoardGame
 from connectn_env.games.compile_notice import compile_notices, compiling
 
-__all__ = ["WARM_SIMULATIONS", "run_warmup", "warm_up_agent", "warm_up_game", "warm_up_specs"]
+__all__ = ["run_warmup", "warm_up_agent", "warm_up_game", "warm_up_specs"]
 
-WARM_SIMULATIONS = 64  # of each warm-up search: enough to reach every kernel the search uses
 _POSITION_TRIES = 20  # random games tried to reach a position the exact solver takes on
 
 
 def warm_up_agent(agent: Any, game: BoardGame) -> None:
-    """Compile (or load from the cache) what ``agent``'s searches on ``game`` need: two short
-    searches (their first chunk of simulations) from the start, the second reusing the
-    first one's tree, the pruning of a full tree, a move played through the environment, and,
-    if the game's exact solver does not take on the start, a search from a position it does.
-    Agents that are not search agents (``MCTSAgent``, ``PUCTAgent``...) are left alone: they
-    are not asked anything.
+    """Compile (or load from the cache) what ``agent``'s searches on ``game`` need
+    (:meth:`agents.search.SearchAgent.prepare` with what later moves need, at the start
+    and, if the game has an exact solver, at a position it takes on: a scratch agent with
+    the same compiled options searches; ``agent`` itself is not changed). Agents that are
+    not search agents (``MCTSAgent``, ``PUCTAgent``...) are left alone: they are not asked
+    anything.
 
     Raises:
         TypeError: ``game`` is not a ``BoardGame``.
@@ -48,16 +47,12 @@ def warm_up_agent(agent: Any, game: BoardGame) -> None:
         return
     env = BoardGameEnv(game)
     env.reset()
-    with compiling(f"{game.title} search kernels"):
-        for _ in range(2):
-            agent.search(env, progress=_stop_at_once)
-        _compile_pruning()
-        env.step(int(env.game_state.legal_actions()[0]))
+    agent.prepare(env, later_moves=True)
     solver = game.exact_solver()
     if solver is not None and not solver.reaches(env.game_state):
         for seed in range(_POSITION_TRIES):
             if _play_until_solvable(env, solver, np.random.default_rng(seed)):
-                agent.search(env, progress=_stop_at_once)
+                agent.prepare(env)  # (nothing more for an agent that does not use it)
                 return
 
 
@@ -92,7 +87,7 @@ def warm_up_game(game: BoardGame) -> None:
         env.step(int(np.flatnonzero(observation["action_mask"])[0]))
         env.last()
     for preset in ("uct", "default"):
-        warm_up_agent(MCTSAgent(simulations=WARM_SIMULATIONS, preset=preset, seed=0), game)
+        warm_up_agent(MCTSAgent(preset=preset), game)
 
 
 def run_warmup(names: Sequence[str] = (), stream: TextIO | None = None) -> int:
@@ -124,21 +119,6 @@ def run_warmup(names: Sequence[str] = (), stream: TextIO | None = None) -> int:
         flush=True,
     )
     return 0
-
-
-def _compile_pruning() -> None:
-    """Compile what a search does when its tree is full (:func:`agents.tree.prune`), on a
-    small tree of the same types."""
-    from agents import tree as search_tree
-
-    full, spare = search_tree.new_tree(4), search_tree.new_tree(4)
-    search_tree.tree_reset(*full, 0)
-    search_tree.kept_nodes(full[0], 2)
-    search_tree.prune(*full, *spare, 2)
-
-
-def _stop_at_once(simulations: int, seconds: float, value: float) -> bool:
-    return True
 
 
 def _play_until_solvable(env: Any, solver: Any, rng: np.random.Generator) -> bool:

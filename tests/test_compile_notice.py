@@ -14,7 +14,7 @@ import pytest
 from numba import njit
 from numba.core.errors import TypingError
 
-from connectn_env.games import COMPILE_LOGGER
+from connectn_env.games import COMPILE_LOGGER, compile_notice
 from connectn_env.games.compile_notice import (
     NOTICES_ENV,
     announce_compile,
@@ -193,3 +193,22 @@ def test_a_compile_numba_does_not_signal_is_announced_around_it():
     assert seen == ["compiling a net (first call)"]
     with pytest.raises(TypeError, match="what and first_use must be str"), announce_compile(3):
         pass
+
+
+def test_a_name_is_announced_once_per_process(monkeypatch, caplog):
+    monkeypatch.setattr(compile_notice, "_announced", set())
+    seen = []
+    with compile_notices(seen.append), caplog.at_level(logging.DEBUG, COMPILE_LOGGER):
+        for _ in range(3):  # three searches, each compiling something new
+            with compiling("repeated kernels"):
+                fresh_function()(1)
+        with compiling("other kernels"):
+            fresh_function()(1)
+    assert [message.split(" in ")[0] for message in seen] == [
+        "compiling repeated kernels (first use; cached afterwards)",
+        "compiled repeated kernels",
+        "compiling other kernels (first use; cached afterwards)",
+        "compiled other kernels",
+    ]
+    quiet = [r for r in caplog.records if r.levelno == logging.DEBUG]
+    assert len(quiet) == 4  # the later blocks' records, for whoever asks for DEBUG

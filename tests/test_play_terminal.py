@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -332,3 +333,19 @@ def test_docs_name_every_terminal_command():
     text = (Path(__file__).parents[1] / "docs" / "play.md").read_text()
     for command in COMMANDS:
         assert f"`{command.split()[0]}" in text
+
+
+class _SlowToPrepare(agents.MCTSAgent):
+    """A search agent whose prepare (its compile) takes a while before the search's clock."""
+
+    def prepare(self, env, *, later_moves=False):
+        time.sleep(0.3)
+
+
+def test_the_move_says_the_thinking_time_not_the_compile_wait():
+    agent = _SlowToPrepare(simulations=20, seed=0)
+    status, out, session = terminal_game("tictactoe", agent, ["quit"], human_player=1)
+    assert status == 0
+    said = next(line for line in out.splitlines() if line.startswith("AI (X) plays"))
+    thinking = session.analysis.result.elapsed
+    assert thinking < 0.3 and f"simulations in {thinking:.1f} s" in said, said

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from agents import MCTSAgent, RandomAgent
+from agents import search as search_module
 from connectn_env import warmup
 from connectn_env.cli import main
 from connectn_env.games import REGISTRY, connect_four
@@ -38,9 +39,11 @@ def test_warmup_compiles_what_the_first_moves_need(tmp_path):
     assert warm.returncode == 0, warm.stderr
     lines = warm.stdout.splitlines()
     assert lines[0] == "[1/1] Tic-tac-toe"
-    announce = "  compiling Tic-tac-toe search kernels (first use; cached afterwards)"
-    assert announce in lines
-    assert any(line.startswith("  compiled Tic-tac-toe search kernels in ") for line in lines)
+    for kernels in ("rules", "search"):  # each announced once (the search's were 5 times)
+        announce = f"  compiling Tic-tac-toe {kernels} kernels (first use; cached afterwards)"
+        assert lines.count(announce) == 1, lines
+        done = f"  compiled Tic-tac-toe {kernels} kernels in "
+        assert sum(line.startswith(done) for line in lines) == 1, lines
     later = subprocess.run(
         [sys.executable, "-c", FIRST_MOVES], env=env, capture_output=True, text=True, timeout=600
     )
@@ -69,18 +72,22 @@ def test_unknown_game_is_refused_before_anything_compiles(monkeypatch, capsys):
     assert warmed == []
 
 
-def test_warm_up_agent_searches_where_the_exact_solver_starts():
+def test_warm_up_agent_searches_where_the_exact_solver_starts(monkeypatch):
     searched = []
+    search = MCTSAgent.search
 
-    class Spy(MCTSAgent):
-        def search(self, env, progress=None):
-            searched.append(len(env.unwrapped.game_state.history()))
-            return super().search(env, progress)
+    def spy(self, env, progress=None):
+        searched.append(len(env.unwrapped.game_state.history()))
+        return search(self, env, progress)
 
+    monkeypatch.setattr(MCTSAgent, "search", spy)
+    monkeypatch.setattr(search_module, "_prepared", set())  # nothing prepared in this process
     game = connect_four()
-    warmup.warm_up_agent(Spy(simulations=16, seed=0), game)
-    assert searched[:2] == [0, 0] and len(searched) == 3  # the start, then a position it takes on
-    assert game.rows * game.cols - searched[2] <= REACH_EMPTY_CELLS
+    agent = MCTSAgent(simulations=16, seed=0)
+    warmup.warm_up_agent(agent, game)
+    assert searched[0] == 0 and len(searched) == 2  # the start, then a position it takes on
+    assert game.rows * game.cols - searched[1] <= REACH_EMPTY_CELLS
+    assert agent._trees == []  # a scratch agent searched, not this one
 
 
 def test_warm_up_leaves_other_agents_alone_and_checks_the_game():

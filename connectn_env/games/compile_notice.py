@@ -7,7 +7,8 @@ already compiled, not when it loads from the cache. A listener on that event log
 before the compile starts, ``"compiling Gomoku 15 x 15 search kernels (first use; cached
 afterwards)"``, and when it is over ``"compiled Gomoku 15 x 15 search kernels in 4.1 s"``.
 What is compiled is named by the innermost :func:`compiling` block around it (the search
-agents open one per search); a compile outside any block is named by its function.
+agents open one per search); a compile outside any block is named by its function. A name is
+announced once per process (what later blocks of that name compile is logged at DEBUG).
 
 A compile that is not numba's (``torch.compile`` of a network on its first call) is announced
 the same way, by :func:`announce_compile` around it.
@@ -57,6 +58,18 @@ _logger = logging.getLogger(COMPILE_LOGGER)
 _logger.addHandler(logging.NullHandler())
 
 
+_announced: set[str] = set()  # the names announced in this process (each once)
+_announced_lock = threading.Lock()
+
+
+def _first_announcement(what: str) -> bool:
+    """True the first time in this process that compiles named ``what`` are announced."""
+    with _announced_lock:
+        first = what not in _announced
+        _announced.add(what)
+    return first
+
+
 class _ThreadState(threading.local):
     """Per thread (numba compiles in the calling thread): the open :func:`compiling` blocks
     (``[what, announced, compile seconds]`` each) and the depth of nested compiles."""
@@ -82,9 +95,10 @@ class _CompileListener(event.Listener):
         state.started = time.perf_counter()
         if state.blocks:
             block = state.blocks[-1]
-            if not block[1]:
-                block[1] = True
-                _logger.info("compiling %s (first use; cached afterwards)", block[0])
+            if block[1] is None:
+                block[1] = _first_announcement(block[0])
+                level = logging.INFO if block[1] else logging.DEBUG
+                _logger.log(level, "compiling %s (first use; cached afterwards)", block[0])
         else:
             function = ev.data["dispatcher"].py_func
             state.unnamed = f"{function.__module__}.{function.__qualname__}"
@@ -109,18 +123,21 @@ event.register("numba:compile", _CompileListener())
 def compiling(what: str) -> Iterator[None]:
     """Name the numba compiles inside this block ``what`` (``"Gomoku 15 x 15 search
     kernels"``): the first one logs the start record, the end of the block the done record
-    with the seconds spent compiling. Nothing is logged if nothing is compiled. Blocks nest
-    (the innermost names) and are per thread."""
+    with the seconds spent compiling. Nothing is logged if nothing is compiled. Each name is
+    announced once per process: a later block of the same name that compiles logs its
+    records at DEBUG (a first move compiles in several searches: one announcement, not one
+    per search). Blocks nest (the innermost names) and are per thread."""
     if not isinstance(what, str):
         raise TypeError(f"what must be a str naming what is compiled, got {what!r}")
-    block: list[Any] = [what, False, 0.0]
+    block: list[Any] = [what, None, 0.0]  # announced: None (nothing compiled yet) or a bool
     _state.blocks.append(block)
     try:
         yield
     finally:
         _state.blocks.pop()
-    if block[1]:  # (not when the block failed)
-        _logger.info("compiled %s in %.1f s", what, block[2])
+    if block[1] is not None:  # (not when the block failed)
+        level = logging.INFO if block[1] else logging.DEBUG
+        _logger.log(level, "compiled %s in %.1f s", what, block[2])
 
 
 @contextmanager

@@ -7,7 +7,9 @@ with :meth:`GameSession.play`.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -178,6 +180,26 @@ class GameSession:
         if not callable(getattr(agent, "act", None)):
             raise TypeError(f"agent must have an act(env) method, got {agent!r}")
         self.agent = agent
+
+    def prepare_agent(self) -> threading.Thread | None:
+        """Start compiling (or loading from numba's cache) the agent's search of this game
+        in a daemon thread (:meth:`agents.search.SearchAgent.prepare`), for a user interface
+        to call once it has shown the game: the compile then runs while the person reads or
+        moves, and the agent's first search waits for what is left of it, before its clock.
+        Returns the thread, or None for an agent without ``prepare``. A failure is left to
+        the agent's first move to report."""
+        prepare = getattr(self.agent, "prepare", None)
+        if not callable(prepare):
+            return None
+        position = self.position_copy()
+
+        def run() -> None:
+            with contextlib.suppress(Exception):  # the agent's first move reports it
+                prepare(position)
+
+        thread = threading.Thread(target=run, name="connectn-prepare", daemon=True)
+        thread.start()
+        return thread
 
     def switch_sides(self) -> None:
         """The person takes over the other side; the game goes on from this position."""

@@ -90,6 +90,7 @@ class TerminalGame:
         """The intro, then moves and commands until the game is left."""
         session = self.session
         self._say(self._intro())
+        session.prepare_agent()  # compiles while the intro is read (announced once)
         self._show()
         while True:
             if session.ai_turn:
@@ -236,7 +237,6 @@ class TerminalGame:
         if kind == MOVE:
             self._say(f"AI ({mover}) is thinking...")
         known = session.proven()  # what an earlier search proved here, if it did
-        start = time.monotonic()
         try:
             action, result = think(session.agent, session.position_copy(), progress=self._progress)
             session.note_answer(kind, moves, action, result)
@@ -246,7 +246,7 @@ class TerminalGame:
             self._say(f"The AI failed: {type(error).__name__}: {error}")
             return False
         self._clear_progress()
-        details = _details(result, time.monotonic() - start, kind, known)
+        details = _details(result, getattr(result, "elapsed", 0.0), kind, known)  # not the compile
         name = move_name(session.game, action)
         if kind == MOVE:
             self._say(f"AI ({mover}) plays {name}{details}")

@@ -103,6 +103,7 @@ class PlayWindow:
         self.hover: int | None = None
         self._message: tuple[tuple[int, ...], str] = ((), "")
         self._failed: tuple[int, ...] | None = None  # the position where the agent failed
+        self._prepared = False  # the agent's compile started (after the first frame)
 
     @property
     def opponent(self) -> str:
@@ -144,6 +145,9 @@ class PlayWindow:
             self.update()
             self.draw()
             self.frame.flip()
+            if not self._prepared:  # compile behind the first frames, announced on them
+                self._prepared = True
+                self.session.prepare_agent()
         return self.running
 
     def close(self) -> None:
