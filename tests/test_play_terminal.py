@@ -339,6 +339,7 @@ class _SlowToPrepare(agents.MCTSAgent):
     """A search agent whose prepare (its compile) takes a while before the search's clock."""
 
     def prepare(self, env, *, later_moves=False):
+        super().prepare(env, later_moves=later_moves)  # the compile, on a cold cache
         time.sleep(0.3)
 
 
