@@ -1,10 +1,11 @@
 """Connect Four drawn positions: does an agent keep the draw?
 
 Builds, or reads, a set of drawn Connect Four positions judged by the suite's perfect solver
-(:class:`connectn_env.games.connect_n.solver.Connect4Solver`): positions 8 to 20 plies into
-uniformly random games whose result for the player to move is a draw, with at least one
-move that loses (:func:`connectn_env.ladder.positions.critical_positions` with
-``result=0``), in the positions-file format of :mod:`connectn_env.ladder.positions`. Then
+(:class:`connectn_env.games.connect_n.solver.Connect4Solver`): positions 8 to 20 plies (or
+``--plies LOW HIGH``) into uniformly random games whose result for the player to move is a
+draw, with at least one move that loses
+(:func:`connectn_env.ladder.positions.critical_positions` with ``result=0``), in the
+positions-file format of :mod:`connectn_env.ladder.positions`. Then
 each agent spec (``{n}`` standing for the simulations) picks a move in each position, seeded,
 afresh (no tree from earlier moves), and the table says how many of its moves keep the draw,
 per seed, with the CPU seconds it took.
@@ -14,6 +15,12 @@ checks the default ``MCTSAgent`` on) was made by (300 CPU seconds, solving inclu
 
     python benchmarks/connect4_drawn_positions.py --build 40 --seed 43 \
         --save tests/data/connect4_drawn.json
+
+and the later positions of ``tests/data/connect4_drawn_late.json``, where the default agent's
+exact solver reaches (12 CPU seconds), by::
+
+    python benchmarks/connect4_drawn_positions.py --build 40 --seed 44 --plies 14 20 \
+        --save tests/data/connect4_drawn_late.json
 
 and measured by::
 
@@ -61,6 +68,9 @@ def main() -> None:
     parser.add_argument("--build", type=int, metavar="N", help="solve N new drawn positions")
     parser.add_argument("--seed", type=int, default=43, help="seed of --build's games")
     parser.add_argument("--save", type=Path, help="write --build's set there and stop")
+    parser.add_argument(
+        "--plies", type=int, nargs=2, default=PLIES, metavar=("LOW", "HIGH"), help="of --build"
+    )
     parser.add_argument("--positions", type=Path, default=DRAWN, help="a positions file")
     parser.add_argument("--simulations", type=int, default=10_000)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
@@ -70,9 +80,12 @@ def main() -> None:
         parser.error("--build N and --save FILE go together")
     if args.build is not None:
         start = time.process_time()
-        positions = critical_positions(args.build, args.seed, plies=PLIES, result=0)
+        plies = tuple(args.plies)
+        if not 0 <= plies[0] <= plies[1] < 42:
+            parser.error(f"--plies {plies[0]} {plies[1]}: LOW <= HIGH, from 0 to 41")
+        positions = critical_positions(args.build, args.seed, plies=plies, result=0)
         seconds = round(time.process_time() - start, 1)
-        about = {"count": args.build, "seed": args.seed, "plies": list(PLIES), "result": 0}
+        about = {"count": args.build, "seed": args.seed, "plies": list(plies), "result": 0}
         save_positions(positions, args.save, **about, seconds=seconds, **provenance())
         print(f"{len(positions)} drawn positions in {seconds} CPU s: written to {args.save}")
         return
