@@ -330,9 +330,14 @@ def rave_update(ints, floats, meta, stamp, path, depth, moves, players, start, e
 
 @njit(cache=True)
 def best_root_child(ints, floats):
-    """The move to play: the proven win with the shortest proven line; else the most visited
-    child that is not a proven loss (the higher mean value breaks ties); if every child is a
-    proven loss, the one that loses last."""
+    """The move to play: the proven win with the shortest proven line; else a proven draw
+    (the most visited); else the most visited child that is not a proven loss (the higher
+    mean value breaks ties); if every child is a proven loss, the one that loses last.
+
+    A proven draw is kept rather than an open move however searched: the open move can only
+    be better if it wins, which the search did not prove, and it may lose (a proven draw's
+    value is exact, so visits spent there say nothing of it; an open move that the opponent
+    can hold to a draw collects as many visits with a mean near 0, and was played)."""
     first = ints[0, I_FIRST]
     best = -1
     for child in range(first, first + ints[0, I_COUNT]):
@@ -346,6 +351,10 @@ def best_root_child(ints, floats):
             continue
         if status == WIN:
             if ints[child, I_PROOF] < ints[best, I_PROOF]:
+                best = child
+            continue
+        if (status == DRAW) != (best_status == DRAW):
+            if status == DRAW:
                 best = child
             continue
         if (status == LOSS) != (best_status == LOSS):
@@ -377,11 +386,8 @@ def resisting_root_child(ints, floats):
     first = ints[0, I_FIRST]
     resist = False
     for child in range(first, first + ints[0, I_COUNT]):
-        status = ints[child, I_SOLVED]
-        if status == DRAW:
-            return best
         if (
-            status == LOSS
+            ints[child, I_SOLVED] == LOSS
             and ints[child, I_VISITS] > ints[best, I_VISITS]
             and floats[child, F_MEAN] >= floats[best, F_MEAN]
         ):

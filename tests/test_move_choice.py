@@ -46,8 +46,10 @@ def action_of(ints: np.ndarray, child: int) -> int:
         ([("loss", 140, 5), ("loss", 60, 9), ("open", 40, 0), ("open", 10, 0)], 2, 1),
         # an open move searched more than every proven loss is played by both
         ([("loss", 40, 9), ("open", 90, 0), ("open", 50, 0)], 1, 1),
-        # a proven draw is never given up for a proven loss
-        ([("loss", 140, 9), ("open", 30, 0), ("draw", 20, 4)], 1, 1),
+        # a proven draw is kept, rather than a proven loss or an open move searched more
+        ([("loss", 140, 9), ("open", 30, 0), ("draw", 20, 4)], 2, 2),
+        # the most searched proven draw, however much more an open move was searched
+        ([("open", 300, 0), ("draw", 20, 9), ("draw", 40, 9)], 2, 2),
         # a proven win first, the fastest
         ([("loss", 140, 9), ("win", 3, 7), ("win", 2, 3), ("open", 30, 0)], 2, 2),
         # every move lost: the slowest loss, more visits breaking a tie
@@ -78,14 +80,15 @@ def reference_choice(children: list[tuple[str, int, int]], means: list[float]) -
     wins = [(plies, a) for a, (status, _, plies) in indexed if status == "win"]
     if wins:
         return min(wins)[1]
+    draws = [(a, visits) for a, (status, visits, _) in indexed if status == "draw"]
+    if draws:
+        return max(draws, key=lambda x: (x[1], means[x[0]]))[0]
     losses = [(a, visits, plies) for a, (status, visits, plies) in indexed if status == "loss"]
     others = [(a, visits) for a, (status, visits, _) in indexed if status != "loss"]
     slowest = max(losses, key=lambda x: (x[2], x[1], -x[0]))[0] if losses else None
     if not others:
         return slowest
     best, best_visits = max(others, key=lambda x: (x[1], means[x[0]]))
-    if any(status == "draw" for _, (status, _, _) in indexed):
-        return best
     heavier = [a for a, visits, _ in losses if visits > best_visits]
     if heavier and max(means[a] for a in heavier) >= means[best]:
         return slowest

@@ -79,23 +79,32 @@ class Position:
 
 
 def critical_positions(
-    count: int, seed: int = 0, solver: Connect4Solver | None = None
+    count: int,
+    seed: int = 0,
+    solver: Connect4Solver | None = None,
+    *,
+    plies: tuple[int, int] = PLIES,
+    result: int | None = None,
 ) -> list[Position]:
-    """``count`` positions :data:`PLIES` plies into uniformly random games (seeded) where
-    some move changes the result, each with the solver's score of every legal move."""
+    """``count`` positions ``plies`` (low, high: both included) plies into uniformly random
+    games (seeded) where some move changes the result, each with the solver's score of every
+    legal move; with ``result`` (1, 0 or -1), only positions of that result for the player to
+    move (0: drawn positions with a losing move)."""
     solver = solver or Connect4Solver()
     rng = np.random.default_rng(seed)
     found: list[Position] = []
     while len(found) < count:
-        plies = int(rng.integers(PLIES[0], PLIES[1] + 1))
+        length = int(rng.integers(plies[0], plies[1] + 1))
         state = GAME.make_game().new_initial_state()
         moves: list[int] = []
-        while len(moves) < plies and not state.is_terminal():
+        while len(moves) < length and not state.is_terminal():
             action = int(rng.choice(state.legal_actions()))
             state.apply_action(action)
             moves.append(action)
         if state.is_terminal():
             continue
+        if result is not None and _sign(solver.solve(moves)) != result:
+            continue  # one score says so: cheaper than every move's
         position = Position(tuple(moves), solver.move_scores(moves))
         if any(not position.keeps(column) for column in position.scores):
             found.append(position)
