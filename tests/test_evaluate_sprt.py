@@ -70,3 +70,15 @@ def test_errors_name_the_agent_at_fault() -> None:
         sprt("foo", "random", game="tictactoe", elo0=0, elo1=50)
     with pytest.raises(ValueError, match=r"^B 'perfect' cannot play tictactoe"):
         sprt("random", "perfect", game="tictactoe", elo0=0, elo1=50)
+
+
+@pytest.mark.parametrize(
+    "b", ["arena_helpers:crashing", "arena_helpers:illegal", "arena_helpers:exiting"]
+)
+def test_b_failing_in_a_game_stops_the_test_instead_of_accepting_h1(b: str, tmp_path: Path) -> None:
+    results = tmp_path / "ab.jsonl"
+    with pytest.raises(ValueError, match=rf"^B '{b}' failed in a game: .*cannot judge A"):
+        sprt("random", b, game="tictactoe", elo0=0, elo1=50, workers=1, results=results)
+    assert len(results.read_text().splitlines()) >= 2  # the game B lost stays on file
+    with pytest.raises(ValueError, match=rf"^B '{b}' failed in a game"):  # resumed too
+        sprt("random", b, game="tictactoe", elo0=0, elo1=50, workers=1, results=results)

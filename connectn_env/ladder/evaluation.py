@@ -27,7 +27,7 @@ from connectn_env.ladder.candidates import Candidate, check_candidate, make_cand
 from connectn_env.ladder.fit import fit_ratings
 from connectn_env.ladder.games import LADDER_GAMES, ladder_key
 from connectn_env.ladder.ladderfile import Ladder, load_ladder, shipped_ladder
-from connectn_env.ladder.matches import open_results, play_tasks
+from connectn_env.ladder.matches import open_results, play_tasks, require_candidate_at_fault
 from connectn_env.specs import parse_agent_spec
 
 __all__ = ["DEFAULT_GAMES", "Evaluation", "RungScore", "choose_rung", "evaluate"]
@@ -261,15 +261,10 @@ def _count(counts: dict[str, list[int]], result: Any, label: str) -> None:
         ValueError: the rung, not the candidate, failed in that game (its error is named):
             the game says nothing of the candidate.
     """
-    error = result.error
-    if error is not None and error["agent"] != label:
-        raise ValueError(
-            f"ladder rung {error['agent']!r} failed in a game: {error['type']}: "
-            f"{error['message']}; the ladder cannot rate a candidate"
-        )
+    require_candidate_at_fault(result, label, "ladder rung", "the ladder cannot rate a candidate")
     row = counts[result.pairing[1]]
     row[2 - round(2 * result.score_of(label))] += 1
-    if error is not None:
+    if result.error is not None:
         row[3] += 1
 
 

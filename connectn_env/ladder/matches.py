@@ -16,7 +16,7 @@ from connectn_env.arena.worker import play_game
 from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import require_int
 
-__all__ = ["open_results", "play_tasks"]
+__all__ = ["open_results", "play_tasks", "require_candidate_at_fault"]
 
 
 def play_tasks(
@@ -46,6 +46,28 @@ def open_results(
     store = ResultsFile(path, header, option="--results")
     store.check_plan(list(labels), 2**62)
     return store
+
+
+def require_candidate_at_fault(result: GameResult, candidate: str, role: str, why: str) -> None:
+    """Refuse a game that another agent than ``candidate`` lost by an error (it raised,
+    played an illegal move, ran out of time or its process died): such a game says nothing
+    of the candidate, and counting it as a win would lift it.
+
+    Args:
+        result: A finished game of ``candidate``.
+        candidate: The label of the agent judged.
+        role: What the other agent is called (``"ladder rung"``, ``"B"``).
+        why: What cannot go on (``"the ladder cannot rate a candidate"``).
+
+    Raises:
+        ValueError: the message names the agent, its error and ``why``.
+    """
+    error = result.error
+    if error is not None and error["agent"] != candidate:
+        raise ValueError(
+            f"{role} {error['agent']!r} failed in a game: {error['type']}: {error['message']}; "
+            f"{why}"
+        )
 
 
 def _ignore(message: tuple) -> None:

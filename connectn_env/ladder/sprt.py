@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from connectn_env.arena.plan import GameTask, pairing_task
+from connectn_env.arena.results import GameResult
 from connectn_env.elo import expected_score
 from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import require_int, require_number
 from connectn_env.ladder.candidates import check_candidate, make_candidate
-from connectn_env.ladder.matches import open_results, play_tasks
+from connectn_env.ladder.matches import open_results, play_tasks, require_candidate_at_fault
 
 __all__ = ["SPRTResult", "sprt", "sprt_bounds", "sprt_llr"]
 
@@ -153,7 +154,9 @@ def sprt(
         report: Called with the state after every game.
 
     Raises:
-        ValueError: a bad bound, probability or count (named), an unknown game or agent.
+        ValueError: a bad bound, probability or count (named), an unknown game or agent;
+            also B failing in a game (it raised, played an illegal move, ran out of time or
+            its process died): the games played until then stay in ``results``.
         TypeError: an agent that is neither a spec, an agent object nor a callable.
     """
     config = game if isinstance(game, GameConfig) else GameConfig(game)
@@ -173,7 +176,7 @@ def sprt(
     finished = set()
     for result in store.stream() if store else ():
         if result.pairing == labels:
-            counts[2 - round(2 * result.score_of(labels[0]))] += 1
+            _tally(counts, result, labels[0])
             finished.add(result.index)
     bounds = sprt_bounds(alpha, beta)
     decision = _decide(counts, elo0, elo1, bounds, max_games)
@@ -193,12 +196,19 @@ def sprt(
     for result in play_tasks(tasks(), workers=workers, ray=ray, local=local):
         if store is not None:
             store.add(result)
-        counts[2 - round(2 * result.score_of(labels[0]))] += 1
+        _tally(counts, result, labels[0])
         if decision is None:
             decision = _decide(counts, elo0, elo1, bounds, max_games)
         if report is not None:
             report(_result(labels, elo0, elo1, counts, bounds, decision))
     return _result(labels, elo0, elo1, counts, bounds, decision or "inconclusive")
+
+
+def _tally(counts: list[int], result: GameResult, a: str) -> None:
+    """Add ``result`` to A's wins, draws and losses; a game B lost by an error stops the test
+    (A's win there says nothing of A)."""
+    require_candidate_at_fault(result, a, "B", "the A/B test cannot judge A")
+    counts[2 - round(2 * result.score_of(a))] += 1
 
 
 def _probability(name: str, value: Any) -> float:
