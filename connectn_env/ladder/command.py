@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import shlex
 import sys
 from collections.abc import Callable
@@ -15,13 +16,19 @@ from connectn_env.arena.lifeline import exit_on_termination
 from connectn_env.arena.outputs import check_output_file, check_separate_files
 from connectn_env.arena.tournament import MAX_WORKERS
 from connectn_env.atomic_write import write_text_atomically
-from connectn_env.gameoptions import path_argument
+from connectn_env.gameoptions import ascii_float, path_argument
 from connectn_env.ladder.build import build_ladder
 from connectn_env.ladder.evaluation import DEFAULT_GAMES, Evaluation, evaluate
 from connectn_env.ladder.games import ladder_key
 from connectn_env.ladder.ladderfile import load_ladder, shipped_ladder
 from connectn_env.ladder.movequality import MoveQuality, move_quality
-from connectn_env.ladder.sprt import DEFAULT_MAX_GAMES, SPRTResult, sprt
+from connectn_env.ladder.sprt import (
+    DEFAULT_MAX_GAMES,
+    MAX_ELO_BOUND,
+    MIN_PROBABILITY,
+    SPRTResult,
+    sprt,
+)
 
 __all__ = [
     "add_evaluate_options",
@@ -32,6 +39,7 @@ __all__ = [
 ]
 
 IntType = Callable[[str], int]
+_NEGATIVE_VALUE = re.compile(r"^-\.?[0-9]")
 
 
 def add_ladder_build_options(
@@ -73,6 +81,9 @@ def add_evaluate_options(
     sub: argparse.ArgumentParser, count: IntType, workers: IntType, seed: IntType
 ) -> None:
     """``connectn evaluate GAME CANDIDATE``'s options."""
+    # "--sprt -1.75,0.25": an argument that starts with a minus and a digit is a value, not an
+    # option (argparse's own rule takes only plain negative numbers such as -1.75)
+    sub._negative_number_matcher = _NEGATIVE_VALUE
     sub.add_argument(
         "candidate",
         metavar="CANDIDATE",
@@ -129,35 +140,39 @@ def _run_options(sub: argparse.ArgumentParser, workers: IntType, seed: IntType) 
 
 
 def _minutes(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
+    value = _number(text)
+    if not value > 0:
         raise argparse.ArgumentTypeError(f"expected minutes > 0, got {text[:40]!r}")
     return value
 
 
 def _probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 < value < 0.5:
-        raise argparse.ArgumentTypeError(f"expected a probability in (0, 0.5), got {text[:40]!r}")
+    value = _number(text)
+    if not MIN_PROBABILITY <= value < 0.5:
+        raise argparse.ArgumentTypeError(
+            f"expected a probability from {MIN_PROBABILITY:g} to less than 0.5, got {text[:40]!r}"
+        )
     return value
 
 
 def _bounds(text: str) -> tuple[float, float]:
-    try:
-        low, high = (float(part) for part in text.split(","))
-    except ValueError:
-        low = high = math.nan
-    if not (math.isfinite(low) and math.isfinite(high) and low < high):
+    parts = text.split(",")
+    low, high = (_number(part) for part in parts) if len(parts) == 2 else (math.nan, math.nan)
+    if not -MAX_ELO_BOUND <= low < high <= MAX_ELO_BOUND:
         raise argparse.ArgumentTypeError(
-            f"expected ELO0,ELO1 with ELO0 < ELO1 (such as 0,50), got {text[:40]!r}"
+            f"expected ELO0,ELO1 with {-MAX_ELO_BOUND:g} <= ELO0 < ELO1 <= {MAX_ELO_BOUND:g} "
+            f"(such as 0,50), got {text[:40]!r}"
         )
     return low, high
+
+
+def _number(text: str) -> float:
+    """A number in ASCII digits (:func:`ascii_float`), or NaN: the callers say what they
+    expected."""
+    try:
+        return ascii_float(text)
+    except argparse.ArgumentTypeError:
+        return math.nan
 
 
 def _require_ladder_to_replace(out: Path, key: str) -> None:

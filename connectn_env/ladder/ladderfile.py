@@ -47,6 +47,7 @@ DATA = Path(__file__).resolve().parent / "data"
 FORMAT = "connectn-ladder"
 VERSION = 1
 TARGET_HALF_WIDTH = 35.0  # Elo: a rating's 95% interval at most +-35
+MAX_RATING = 10_000.0  # Elo: a rating or interval end beyond +-this is refused
 _MAX_BYTES = 1 << 22
 
 
@@ -338,6 +339,10 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def _rating(value: Any) -> bool:
+    return _number(value) and abs(value) <= MAX_RATING
+
+
 def _rungs(value: Any, fail: Any) -> list[LadderRung]:
     if not isinstance(value, list) or not value:
         raise fail("'rungs' must be a non-empty list")
@@ -355,14 +360,15 @@ def _rungs(value: Any, fail: Any) -> list[LadderRung]:
         except (TypeError, ValueError) as error:
             raise fail(f"rung {label!r}: bad spec: {error}") from None
         if not (
-            _number(rating)
+            _rating(rating)
             and isinstance(ci95, list)
             and len(ci95) == 2
-            and all(_number(v) for v in ci95)
+            and all(_rating(v) for v in ci95)
             and ci95[0] <= rating <= ci95[1]
         ):
             raise fail(
-                f"rung {label!r}: rating {rating!r} must be a number inside its ci95 {ci95!r}"
+                f"rung {label!r}: rating {rating!r} must be a number inside its ci95 {ci95!r}, "
+                f"each from {-MAX_RATING:g} to {MAX_RATING:g}"
             )
         if type(games) is not int or games < 0:
             raise fail(f"rung {label!r}: games must be an integer >= 0, got {games!r}")

@@ -33,9 +33,11 @@ from connectn_env.games.validation import require_int, require_number
 from connectn_env.ladder.candidates import check_candidate, make_candidate
 from connectn_env.ladder.matches import open_results, play_tasks, require_candidate_at_fault
 
-__all__ = ["SPRTResult", "sprt", "sprt_bounds", "sprt_llr"]
+__all__ = ["MAX_ELO_BOUND", "MIN_PROBABILITY", "SPRTResult", "sprt", "sprt_bounds", "sprt_llr"]
 
 DEFAULT_MAX_GAMES = 2000
+MAX_ELO_BOUND = 1000.0  # |elo0|, |elo1| at most this: a score of 0.3% to 99.7%
+MIN_PROBABILITY = 1e-6  # alpha and beta at least this: LLR bounds within +-14
 _VIRTUAL = 0.5  # games of each outcome added to the variance estimate
 
 
@@ -142,10 +144,10 @@ def sprt(
         a: The agent tested (any candidate of :func:`~connectn_env.ladder.evaluate`).
         b: The reference agent.
         game: A game name or ``GameConfig`` (any game: no ladder is needed).
-        elo0: H0's Elo difference of A over B.
-        elo1: H1's, greater than ``elo0``.
-        alpha: The probability of accepting H1 when H0 holds.
-        beta: The probability of accepting H0 when H1 holds.
+        elo0: H0's Elo difference of A over B, -1000 to 1000.
+        elo1: H1's, greater than ``elo0``, at most 1000.
+        alpha: The probability of accepting H1 when H0 holds, from 1e-6 to less than 0.5.
+        beta: The probability of accepting H0 when H1 holds (the same range).
         max_games: Stop with "inconclusive" after this many games.
         workers: Worker processes (default: all cores).
         ray: A Ray address: play the games as Ray tasks.
@@ -160,8 +162,7 @@ def sprt(
         TypeError: an agent that is neither a spec, an agent object nor a callable.
     """
     config = game if isinstance(game, GameConfig) else GameConfig(game)
-    elo0 = require_number("elo0", elo0)
-    elo1 = require_number("elo1", elo1)
+    elo0, elo1 = _elo("elo0", elo0), _elo("elo1", elo1)
     if not elo0 < elo1:
         raise ValueError(f"elo0 must be less than elo1, got {elo0:g} and {elo1:g}")
     alpha, beta = _probability("alpha", alpha), _probability("beta", beta)
@@ -211,10 +212,21 @@ def _tally(counts: list[int], result: GameResult, a: str) -> None:
     counts[2 - round(2 * result.score_of(a))] += 1
 
 
+def _elo(name: str, value: Any) -> float:
+    value = require_number(name, value)
+    if abs(value) > MAX_ELO_BOUND:
+        raise ValueError(
+            f"{name} must be from {-MAX_ELO_BOUND:g} to {MAX_ELO_BOUND:g} Elo, got {value:g}"
+        )
+    return value
+
+
 def _probability(name: str, value: Any) -> float:
-    value = require_number(name, value, 0.0, strict_low=True)
-    if value >= 0.5:
-        raise ValueError(f"{name} must be greater than 0 and less than 0.5, got {value:g}")
+    value = require_number(name, value)
+    if not MIN_PROBABILITY <= value < 0.5:
+        raise ValueError(
+            f"{name} must be at least {MIN_PROBABILITY:g} and less than 0.5, got {value:g}"
+        )
     return value
 
 
