@@ -167,6 +167,14 @@ def test_a_rung_whose_agent_changed_is_rated_again_with_its_own_interval(tiny: L
     assert ladder.rung("uct-100").games == 20
 
 
+def test_a_held_ladder_with_a_rung_not_built_is_refused(tiny: Ladder, tmp_path: Path) -> None:
+    results = tmp_path / "never.jsonl"
+    message = r"the ladder to hold has rungs that are not among the rungs built: 'uct-100' "
+    with pytest.raises(ValueError, match=message):
+        build_ladder(GAME, games_per_pair=2, rungs=RUNGS[:2], hold=tiny, results=results)
+    assert not results.exists()
+
+
 def test_a_rung_placed_wrongly_plays_its_neighbours_by_fitted_rating(tmp_path: Path) -> None:
     misplaced = [*RUNGS, Rung("random-2", "random")]  # guessed strongest, plays the two best
     ladder = build_ladder(GAME, games_per_pair=10, rungs=misplaced, workers=1)

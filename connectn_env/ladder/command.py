@@ -29,6 +29,7 @@ from connectn_env.ladder.sprt import (
     SPRTResult,
     sprt,
 )
+from connectn_env.safetext import printable
 
 __all__ = [
     "add_evaluate_options",
@@ -195,7 +196,7 @@ def run_ladder_command(args: argparse.Namespace) -> int:
     key = ladder_key(args.game_config)
     if args.ladder_command == "show":
         ladder = shipped_ladder(key) if args.file is None else load_ladder(args.file, key)
-        print(ladder.table())
+        _show(ladder.table())
         return 0
     out = args.out or Path(f"{key}.ladder.json")
     results = args.results or out.with_name(out.name.removesuffix(".json") + ".games.jsonl")
@@ -217,8 +218,8 @@ def run_ladder_command(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
             command=_command_line(),
         )
-    print(ladder.table())
-    print(f"\nwritten: {out} (games in {results})")
+    _show(ladder.table())
+    _show(f"\nwritten: {out} (games in {results})")
     return 0
 
 
@@ -244,7 +245,7 @@ def _move_quality(args: argparse.Namespace) -> MoveQuality:
     result = move_quality(
         args.candidate, game=args.game_config, seed=args.seed, progress=not args.no_progress
     )
-    print(result.table())
+    _show(result.table())
     return result
 
 
@@ -284,7 +285,7 @@ def _games(args: argparse.Namespace) -> SPRTResult | Evaluation:
                 seed=args.seed,
                 report=None if args.no_progress else _Reporter(),
             )
-            print(f"SPRT {result.a} vs {result.b}, H0: {result.elo0:g} Elo, H1: {result.elo1:g}")
+            _show(f"SPRT {result.a} vs {result.b}, H0: {result.elo0:g} Elo, H1: {result.elo1:g}")
             print(result.line())
             print(result.verdict)
         else:
@@ -300,7 +301,7 @@ def _games(args: argparse.Namespace) -> SPRTResult | Evaluation:
                 seed=args.seed,
                 progress=not args.no_progress,
             )
-            print(result.table())
+            _show(result.table())
     return result
 
 
@@ -325,6 +326,13 @@ class _Reporter:
         if (decided and not self.decided) or (not decided and state.games - self.shown >= 10):
             self.shown, self.decided = state.games, decided
             print(state.line(), file=sys.stderr, flush=True)
+
+
+def _show(text: str) -> None:
+    """Print ``text`` with its control characters escaped: labels, specs and the build's
+    command come from ladder files and command lines (an ANSI escape in a rung's label
+    would otherwise reach the terminal)."""
+    print(printable(text, newlines=True))
 
 
 def _command_line() -> str:

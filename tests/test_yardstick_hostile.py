@@ -1,6 +1,7 @@
-"""Numbers of the yardstick at their extremes: the Elo model never overflows, a ladder file
-with absurd ratings is refused when read, the SPRT's bounds and error rates are numbers in
-a range where the test can decide, written in ASCII digits (a minus sign included)."""
+"""The yardstick against hostile input: the Elo model never overflows, a ladder file with
+absurd ratings is refused when read and its labels are shown with control characters
+escaped; the SPRT's bounds and error rates are numbers in a range where the test can
+decide, written in ASCII digits (a minus sign included)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,32 @@ def test_the_expected_score_never_overflows(difference: float) -> None:
     assert expected_score(-1e308, 1e308) == 0.0 and expected_score(1e308, -1e308) == 1.0
 
 
+def _connectn(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    executable = shutil.which("connectn", path=os.path.dirname(sys.executable))
+    return subprocess.run(
+        [executable, *args], cwd=cwd, capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+def test_ladder_show_escapes_control_characters_in_labels(tmp_path: Path) -> None:
+    data = json.loads((DATA / "connect_n_6x6.json").read_text(encoding="utf-8"))
+    old = data["rungs"][1]["label"]
+    new = "\x1b[2J\x1b]0;pwned\x07" + old
+    data["rungs"][1]["label"] = new
+    for pairing in data["pairings"]:
+        for side in ("a", "b"):
+            if pairing[side] == old:
+                pairing[side] = new
+        pairing["errors"] = {(new if k == old else k): v for k, v in pairing["errors"].items()}
+    data["fixed"] = [new if label == old else label for label in data.get("fixed", [])]
+    path = tmp_path / "escapes.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    shown = _connectn("ladder", "show", *SIX, "--file", str(path), cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "\x1b" not in shown.stdout and "\x07" not in shown.stdout
+    assert "\\x1b[2J\\x1b]0;pwned\\x07" + old in shown.stdout
+
+
 def _absurd_ladder(tmp_path: Path) -> Path:
     data = json.loads((DATA / "connect_n_6x6.json").read_text(encoding="utf-8"))
     data["rungs"][1].update(rating=1e300, ci95=[-1e300, 1e300])
@@ -43,14 +70,11 @@ def test_a_ladder_file_with_an_absurd_rating_is_refused_when_read(tmp_path: Path
     path = _absurd_ladder(tmp_path)
     with pytest.raises(ValueError, match=r"rating 1e\+300 must be .* from -10000 to 10000"):
         load_ladder(path)
-    executable = shutil.which("connectn", path=os.path.dirname(sys.executable))
     for args in (
         ["ladder", "show", *SIX, "--file", str(path)],
         ["evaluate", *SIX, "random", "--ladder", str(path), "--games", "2", "--workers", "1"],
     ):
-        done = subprocess.run(
-            [executable, *args], cwd=tmp_path, capture_output=True, text=True, timeout=300
-        )
+        done = _connectn(*args, cwd=tmp_path)
         assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
         assert "from -10000 to 10000" in done.stderr
 
