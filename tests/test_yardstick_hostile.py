@@ -134,3 +134,12 @@ def test_sprt_options_out_of_range_or_in_other_digits_are_refused(
         _evaluate(*options)
     assert stop.value.code == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_an_sb3_model_that_is_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
+    from connectn_env.ladder import evaluate
+
+    os.mkfifo(tmp_path / "model.zip")
+    with pytest.raises(ValueError, match=r"model\.zip is a FIFO \(named pipe\), not a regular"):
+        evaluate(f"sb3:path={tmp_path / 'model.zip'}", game="connect_four", games=2, workers=1)
