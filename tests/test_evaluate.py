@@ -119,6 +119,20 @@ def test_a_rung_that_cannot_play_stops_the_rating_instead_of_lifting_it(
         evaluate("random", ladder=crashing, games=4, workers=1)
 
 
+def test_a_hanging_candidate_loses_by_timeout_and_a_hanging_rung_stops_the_run(
+    tiny: Ladder,
+) -> None:
+    result = evaluate("arena_helpers:spinning", ladder=tiny, games=2, workers=1, move_timeout=1)
+    assert (result.games, result.errors) == (2, 2)
+    assert sum(r.losses for r in result.rungs) == 2
+    hanging = _with_rung_spec(tiny, "uct-10", "arena_helpers:spinning")  # the middle rung
+    message = r"ladder rung 'uct-10' failed in a game: MoveTimeout: no answer within the 1 s"
+    with pytest.raises(ValueError, match=message):
+        evaluate("random", ladder=hanging, games=2, workers=1, move_timeout=1)
+    with pytest.raises(ValueError, match="move_timeout must be at most 86400"):
+        evaluate("random", ladder=tiny, move_timeout=86401)
+
+
 def test_an_sb3_model_of_another_shape_is_refused_by_name(tiny: Ladder, tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib")
     import gymnasium as gym

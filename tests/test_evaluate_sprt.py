@@ -82,3 +82,16 @@ def test_b_failing_in_a_game_stops_the_test_instead_of_accepting_h1(b: str, tmp_
     assert len(results.read_text().splitlines()) >= 2  # the game B lost stays on file
     with pytest.raises(ValueError, match=rf"^B '{b}' failed in a game"):  # resumed too
         sprt("random", b, game="tictactoe", elo0=0, elo1=50, workers=1, results=results)
+
+
+def test_a_hanging_a_loses_by_timeout_and_a_hanging_b_stops_the_test() -> None:
+    result = sprt(
+        "arena_helpers:spinning", "random", game="tictactoe", elo0=0, elo1=50, max_games=2,
+        workers=1, move_timeout=0.5,
+    )  # fmt: skip
+    assert (result.games, result.losses) == (2, 2)
+    with pytest.raises(
+        ValueError, match=r"^B 'arena_helpers:sleepy' failed in a game: MoveTimeout"
+    ):
+        sprt("random", "arena_helpers:sleepy", game="tictactoe", elo0=0, elo1=50, workers=1,
+             move_timeout=0.5)  # fmt: skip

@@ -114,9 +114,17 @@ def test_a_negative_elo_bound_needs_no_equals_sign() -> None:
     assert _evaluate("--sprt", "0,50", "--alpha", "1e-3", "--beta", "0.1").alpha == 0.001
 
 
+def test_the_move_timeout_has_a_default_and_is_an_option() -> None:
+    assert _evaluate("--sprt", "0,50").move_timeout == 300.0
+    assert _evaluate("--sprt", "0,50", "--move-timeout", "2.5").move_timeout == 2.5
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
+        (["--sprt", "0,50", "--move-timeout", "0"], "expected seconds > 0 and at most 86400"),
+        (["--sprt", "0,50", "--move-timeout", "1e9"], "expected seconds > 0 and at most 86400"),
+        (["--sprt", "0,50", "--move-timeout", "٥"], "expected seconds > 0"),
         (["--sprt", "٠,٥٠"], "expected ELO0,ELO1"),  # Arabic-Indic digits
         (["--sprt", "5_0,60"], "expected ELO0,ELO1"),
         (["--sprt", "０,５０"], "expected ELO0,ELO1"),  # full-width digits

@@ -14,13 +14,14 @@ from pathlib import Path
 
 from connectn_env.arena.lifeline import exit_on_termination
 from connectn_env.arena.outputs import check_output_file, check_separate_files
-from connectn_env.arena.tournament import MAX_WORKERS
+from connectn_env.arena.tournament import MAX_MOVE_TIMEOUT, MAX_WORKERS
 from connectn_env.atomic_write import write_text_atomically
 from connectn_env.gameoptions import ascii_float, path_argument
 from connectn_env.ladder.build import build_ladder
 from connectn_env.ladder.evaluation import DEFAULT_GAMES, Evaluation, evaluate
 from connectn_env.ladder.games import ladder_key
 from connectn_env.ladder.ladderfile import load_ladder, shipped_ladder
+from connectn_env.ladder.matches import DEFAULT_MOVE_TIMEOUT
 from connectn_env.ladder.movequality import MoveQuality, move_quality
 from connectn_env.ladder.sprt import (
     DEFAULT_MAX_GAMES,
@@ -101,6 +102,15 @@ def add_evaluate_options(
         "--minutes", type=_minutes, metavar="M", help="stop starting games after M minutes"
     )
     _run_options(sub, workers, seed)
+    sub.add_argument(
+        "--move-timeout",
+        type=_seconds,
+        default=DEFAULT_MOVE_TIMEOUT,
+        metavar="S",
+        help=f"seconds per move (default {DEFAULT_MOVE_TIMEOUT:g}, at most {MAX_MOVE_TIMEOUT:g}): "
+        "the candidate loses a game, or fails a position, it takes longer in; a rung or B "
+        "stops the run",
+    )
     sub.add_argument("--json", type=path_argument, metavar="FILE", help="write the result as JSON")
     sub.add_argument(
         "--results",
@@ -144,6 +154,15 @@ def _minutes(text: str) -> float:
     value = _number(text)
     if not value > 0:
         raise argparse.ArgumentTypeError(f"expected minutes > 0, got {text[:40]!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = _number(text)
+    if not 0 < value <= MAX_MOVE_TIMEOUT:
+        raise argparse.ArgumentTypeError(
+            f"expected seconds > 0 and at most {MAX_MOVE_TIMEOUT:g}, got {text[:40]!r}"
+        )
     return value
 
 
@@ -243,7 +262,11 @@ def _move_quality(args: argparse.Namespace) -> MoveQuality:
     if given:
         raise ValueError(f"--positions judges one move per position: not with {', '.join(given)}")
     result = move_quality(
-        args.candidate, game=args.game_config, seed=args.seed, progress=not args.no_progress
+        args.candidate,
+        game=args.game_config,
+        seed=args.seed,
+        progress=not args.no_progress,
+        move_timeout=args.move_timeout,
     )
     _show(result.table())
     return result
@@ -284,6 +307,7 @@ def _games(args: argparse.Namespace) -> SPRTResult | Evaluation:
                 results=args.results,
                 seed=args.seed,
                 report=None if args.no_progress else _Reporter(),
+                move_timeout=args.move_timeout,
             )
             _show(f"SPRT {result.a} vs {result.b}, H0: {result.elo0:g} Elo, H1: {result.elo1:g}")
             print(result.line())
@@ -300,6 +324,7 @@ def _games(args: argparse.Namespace) -> SPRTResult | Evaluation:
                 ladder=args.ladder,
                 seed=args.seed,
                 progress=not args.no_progress,
+                move_timeout=args.move_timeout,
             )
             _show(result.table())
     return result

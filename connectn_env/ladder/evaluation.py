@@ -27,7 +27,13 @@ from connectn_env.ladder.candidates import Candidate, check_candidate, make_cand
 from connectn_env.ladder.fit import fit_ratings
 from connectn_env.ladder.games import LADDER_GAMES, ladder_key
 from connectn_env.ladder.ladderfile import Ladder, load_ladder, shipped_ladder
-from connectn_env.ladder.matches import open_results, play_tasks, require_candidate_at_fault
+from connectn_env.ladder.matches import (
+    DEFAULT_MOVE_TIMEOUT,
+    open_results,
+    play_tasks,
+    require_candidate_at_fault,
+    require_move_timeout,
+)
 from connectn_env.specs import parse_agent_spec
 
 __all__ = ["DEFAULT_GAMES", "Evaluation", "RungScore", "choose_rung", "evaluate"]
@@ -155,6 +161,7 @@ def evaluate(
     seed: int = 0,
     name: str | None = None,
     progress: bool = False,
+    move_timeout: float | None = DEFAULT_MOVE_TIMEOUT,
 ) -> Evaluation:
     """Rate ``candidate`` on ``game``'s ladder (see the module docstring).
 
@@ -177,18 +184,23 @@ def evaluate(
         seed: Base seed of the games.
         name: The candidate's label (default: its spec, or its class or function name).
         progress: Show progress on stderr.
+        move_timeout: Seconds per move (default 300, at most a day; None: no limit), as the
+            arena's: the candidate loses a game it takes longer in (a hung worker process is
+            killed), a rung that does stops the run. An object or a callable plays here and
+            loses only once its move returns (a hang cannot be stopped in this process).
 
     Raises:
         ValueError: an unknown game or candidate, a game without a ladder, a candidate or a
             rung that cannot be built or play the game, a bad argument (named, with what is
-            allowed); nothing is written then. Also a rung that fails in a game (the games
-            played until then stay in ``results``).
+            allowed); nothing is written then. Also a rung that fails in a game (an error, a
+            timeout; the games played until then stay in ``results``).
         TypeError: a candidate that is neither a spec, an agent nor a callable.
         ArenaError: a results file of another evaluation (a ValueError too).
     """
     ladder = _ladder(ladder, game)
     cap, deadline = _budget(games, minutes)
     seed = require_int("seed", seed, 0)
+    move_timeout = require_move_timeout(move_timeout)
     entry = make_candidate(candidate, name)
     label = entry.label if entry.label not in ladder.labels else f"{entry.label} (candidate)"
     check_candidate(entry, ladder.game)
@@ -196,7 +208,7 @@ def evaluate(
     local = entry.local
     if workers is None:
         workers = 1 if local else os.cpu_count() or 1
-    store = open_results(results, ladder.game, seed, [label, *ladder.labels])
+    store = open_results(results, ladder.game, seed, [label, *ladder.labels], move_timeout)
     counts = {rung.label: [0, 0, 0, 0] for rung in ladder.rungs}  # W, D, L, errors
     finished: set[tuple[str, str, int]] = set()
     for result in store.stream() if store else ():
@@ -204,7 +216,7 @@ def evaluate(
             _count(counts, result, label)
             finished.add(result.key)
     state = _Schedule(ladder, label, counts, finished)
-    tasks = state.tasks(entry, seed, cap, deadline)
+    tasks = state.tasks(entry, seed, cap, deadline, move_timeout)
     display = _Display(cap - len(finished), deadline, enabled=progress)
     played = 0
     for result in play_tasks(tasks, workers=workers, ray=ray, local=local):
@@ -316,7 +328,12 @@ class _Schedule:
         ).ratings[self.label]
 
     def tasks(
-        self, entry: Candidate, seed: int, cap: int, deadline: float | None
+        self,
+        entry: Candidate,
+        seed: int,
+        cap: int,
+        deadline: float | None,
+        move_timeout: float | None,
     ) -> Iterator[GameTask]:
         """Games until ``cap`` games are done or started, or ``deadline`` passes."""
         games = {rung: sum(row[:3]) for rung, row in self.counts.items()}  # resumed, issued
@@ -331,7 +348,8 @@ class _Schedule:
                     return
                 pairing = (self.label, rung)
                 specs = (entry.spec, self.specs[rung])
-                yield pairing_task(self.ladder.game, pairing, specs, next_index[rung], seed)
+                index = next_index[rung]
+                yield pairing_task(self.ladder.game, pairing, specs, index, seed, move_timeout)
                 next_index[rung] += 1
                 games[rung] += 1
                 total += 1

@@ -11,12 +11,20 @@ from connectn_env.arena.outputs import check_output_file
 from connectn_env.arena.plan import GameTask
 from connectn_env.arena.pool import play_games
 from connectn_env.arena.results import GameResult, ResultsFile
-from connectn_env.arena.tournament import MAX_WORKERS
+from connectn_env.arena.tournament import MAX_MOVE_TIMEOUT, MAX_WORKERS
 from connectn_env.arena.worker import play_game
 from connectn_env.games.config import GameConfig
-from connectn_env.games.validation import require_int
+from connectn_env.games.validation import require_int, require_number
 
-__all__ = ["open_results", "play_tasks", "require_candidate_at_fault"]
+__all__ = [
+    "DEFAULT_MOVE_TIMEOUT",
+    "open_results",
+    "play_tasks",
+    "require_candidate_at_fault",
+    "require_move_timeout",
+]
+
+DEFAULT_MOVE_TIMEOUT = 300.0  # seconds: far above any rung's move, so only a hang reaches it
 
 
 def play_tasks(
@@ -34,15 +42,35 @@ def play_tasks(
     return play_games(tasks, require_int("workers", workers, 1, MAX_WORKERS))
 
 
+def require_move_timeout(value: float | None) -> float | None:
+    """``value`` checked as the arena checks its move timeout: None (no limit) or seconds
+    greater than 0, at most a day.
+
+    Raises:
+        TypeError, ValueError: naming ``move_timeout`` and what is allowed.
+    """
+    if value is None:
+        return None
+    value = require_number("move_timeout", value, 0.0, strict_low=True)
+    if value > MAX_MOVE_TIMEOUT:
+        raise ValueError(f"move_timeout must be at most {MAX_MOVE_TIMEOUT:g} seconds, got {value}")
+    return value
+
+
 def open_results(
-    path: str | Path | None, game: GameConfig, seed: int, labels: Sequence[str]
+    path: str | Path | None,
+    game: GameConfig,
+    seed: int,
+    labels: Sequence[str],
+    move_timeout: float | None = None,
 ) -> ResultsFile | None:
     """The results file at ``path`` (None: none), created or checked as the arena does: a
-    file of another game or seed, or with other seats, is refused (``ArenaError``)."""
+    file of another game, seed or move timeout, or with other seats, is refused
+    (``ArenaError``)."""
     if path is None:
         return None
     path = check_output_file(path, "--results", "a results file")
-    header = {"game": game.name, "params": game.params, "seed": seed, "move_timeout": None}
+    header = {"game": game.name, "params": game.params, "seed": seed, "move_timeout": move_timeout}
     store = ResultsFile(path, header, option="--results")
     store.check_plan(list(labels), 2**62)
     return store

@@ -31,7 +31,13 @@ from connectn_env.elo import expected_score
 from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import require_int, require_number
 from connectn_env.ladder.candidates import check_candidate, make_candidate
-from connectn_env.ladder.matches import open_results, play_tasks, require_candidate_at_fault
+from connectn_env.ladder.matches import (
+    DEFAULT_MOVE_TIMEOUT,
+    open_results,
+    play_tasks,
+    require_candidate_at_fault,
+    require_move_timeout,
+)
 
 __all__ = ["MAX_ELO_BOUND", "MIN_PROBABILITY", "SPRTResult", "sprt", "sprt_bounds", "sprt_llr"]
 
@@ -132,6 +138,7 @@ def sprt(
     results: str | Path | None = None,
     seed: int = 0,
     report: Callable[[SPRTResult], None] | None = None,
+    move_timeout: float | None = DEFAULT_MOVE_TIMEOUT,
 ) -> SPRTResult:
     """Play A against B, colours alternating, until the SPRT accepts a hypothesis or
     ``max_games`` are played (see the module docstring).
@@ -154,6 +161,9 @@ def sprt(
         results: The arena's JSON-lines results file: a rerun resumes from it.
         seed: Base seed of the games.
         report: Called with the state after every game.
+        move_timeout: Seconds per move (default 300, at most a day; None: no limit), as
+            :func:`~connectn_env.ladder.evaluate`'s: A loses a game it takes longer in, B
+            taking longer stops the test.
 
     Raises:
         ValueError: a bad bound, probability or count (named), an unknown game or agent;
@@ -168,11 +178,12 @@ def sprt(
     alpha, beta = _probability("alpha", alpha), _probability("beta", beta)
     max_games = require_int("max_games", max_games, 1)
     seed = require_int("seed", seed, 0)
+    move_timeout = require_move_timeout(move_timeout)
     first, second = make_candidate(a), make_candidate(b, role="B")
     labels = (first.label, second.label if second.label != first.label else f"{second.label}#2")
     check_candidate(first, config)
     check_candidate(second, config, role="B")
-    store = open_results(results, config, seed, labels)
+    store = open_results(results, config, seed, labels, move_timeout)
     counts = [0, 0, 0]  # A's wins, draws, losses
     finished = set()
     for result in store.stream() if store else ():
@@ -187,7 +198,8 @@ def sprt(
         index, planned = 0, len(finished)
         while decision is None and planned < max_games:
             if index not in finished:
-                yield pairing_task(config, labels, (first.spec, second.spec), index, seed)
+                specs = (first.spec, second.spec)
+                yield pairing_task(config, labels, specs, index, seed, move_timeout)
                 planned += 1
             index += 1
 
