@@ -52,7 +52,8 @@ def test_the_test_is_inconclusive_at_the_maximum_number_of_games() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"elo0": 50, "elo1": 0}, "elo0 must be less than elo1"),
+        ({"elo0": 50, "elo1": 0}, "elo0 must be less than elo1 by at least 0.1 Elo"),
+        ({"elo0": 0, "elo1": 5e-133}, "elo0 must be less than elo1 by at least 0.1 Elo"),
         ({"elo0": 0, "elo1": 50, "alpha": 0.5}, "alpha must be at least 1e-06 and less than 0.5"),
         ({"elo0": 0, "elo1": 50, "beta": 0}, "beta must be at least 1e-06"),
         ({"elo0": 0, "elo1": 50, "max_games": 0}, "max_games"),

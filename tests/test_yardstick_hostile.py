@@ -84,6 +84,7 @@ def test_a_ladder_file_with_an_absurd_rating_is_refused_when_read(tmp_path: Path
     [
         ({"elo0": -1e6, "elo1": 0}, "elo0 must be from -1000 to 1000 Elo, got -1e"),
         ({"elo0": 0, "elo1": 1e300}, "elo1 must be from -1000 to 1000 Elo"),
+        ({"elo0": 0, "elo1": 10**400}, "elo1 must be finite, got a number too large for a float"),
         ({"elo0": 0, "elo1": 50, "alpha": 1e-320}, "alpha must be at least 1e-06"),
         ({"elo0": 0, "elo1": 50, "beta": 5e-7}, "beta must be at least 1e-06"),
     ],

@@ -26,6 +26,7 @@ from connectn_env.ladder.movequality import MoveQuality, move_quality
 from connectn_env.ladder.sprt import (
     DEFAULT_MAX_GAMES,
     MAX_ELO_BOUND,
+    MIN_ELO_GAP,
     MIN_PROBABILITY,
     SPRTResult,
     sprt,
@@ -178,10 +179,10 @@ def _probability(text: str) -> float:
 def _bounds(text: str) -> tuple[float, float]:
     parts = text.split(",")
     low, high = (_number(part) for part in parts) if len(parts) == 2 else (math.nan, math.nan)
-    if not -MAX_ELO_BOUND <= low < high <= MAX_ELO_BOUND:
+    if not (low >= -MAX_ELO_BOUND and high <= MAX_ELO_BOUND and high - low >= MIN_ELO_GAP):
         raise argparse.ArgumentTypeError(
-            f"expected ELO0,ELO1 with {-MAX_ELO_BOUND:g} <= ELO0 < ELO1 <= {MAX_ELO_BOUND:g} "
-            f"(such as 0,50), got {text[:40]!r}"
+            f"expected ELO0,ELO1 with {-MAX_ELO_BOUND:g} <= ELO0 < ELO1 <= {MAX_ELO_BOUND:g}, "
+            f"at least {MIN_ELO_GAP:g} apart (such as 0,50), got {text[:40]!r}"
         )
     return low, high
 

@@ -39,10 +39,19 @@ from connectn_env.ladder.matches import (
     require_move_timeout,
 )
 
-__all__ = ["MAX_ELO_BOUND", "MIN_PROBABILITY", "SPRTResult", "sprt", "sprt_bounds", "sprt_llr"]
+__all__ = [
+    "MAX_ELO_BOUND",
+    "MIN_ELO_GAP",
+    "MIN_PROBABILITY",
+    "SPRTResult",
+    "sprt",
+    "sprt_bounds",
+    "sprt_llr",
+]
 
 DEFAULT_MAX_GAMES = 2000
 MAX_ELO_BOUND = 1000.0  # |elo0|, |elo1| at most this: a score of 0.3% to 99.7%
+MIN_ELO_GAP = 0.1  # elo1 - elo0 at least this: closer bounds give one score, and no decision
 MIN_PROBABILITY = 1e-6  # alpha and beta at least this: LLR bounds within +-14
 _VIRTUAL = 0.5  # games of each outcome added to the variance estimate
 
@@ -152,7 +161,7 @@ def sprt(
         b: The reference agent.
         game: A game name or ``GameConfig`` (any game: no ladder is needed).
         elo0: H0's Elo difference of A over B, -1000 to 1000.
-        elo1: H1's, greater than ``elo0``, at most 1000.
+        elo1: H1's, at least 0.1 more than ``elo0``, at most 1000.
         alpha: The probability of accepting H1 when H0 holds, from 1e-6 to less than 0.5.
         beta: The probability of accepting H0 when H1 holds (the same range).
         max_games: Stop with "inconclusive" after this many games.
@@ -173,8 +182,11 @@ def sprt(
     """
     config = game if isinstance(game, GameConfig) else GameConfig(game)
     elo0, elo1 = _elo("elo0", elo0), _elo("elo1", elo1)
-    if not elo0 < elo1:
-        raise ValueError(f"elo0 must be less than elo1, got {elo0:g} and {elo1:g}")
+    if not elo1 - elo0 >= MIN_ELO_GAP:
+        raise ValueError(
+            f"elo0 must be less than elo1 by at least {MIN_ELO_GAP:g} Elo, got {elo0:g} and "
+            f"{elo1:g}"
+        )
     alpha, beta = _probability("alpha", alpha), _probability("beta", beta)
     max_games = require_int("max_games", max_games, 1)
     seed = require_int("seed", seed, 0)
