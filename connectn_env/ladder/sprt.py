@@ -26,15 +26,33 @@ from pathlib import Path
 from typing import Any
 
 from connectn_env.arena.plan import GameTask, pairing_task
+from connectn_env.arena.results import GameResult
 from connectn_env.elo import expected_score
 from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import require_int, require_number
 from connectn_env.ladder.candidates import check_candidate, make_candidate
-from connectn_env.ladder.matches import open_results, play_tasks
+from connectn_env.ladder.matches import (
+    DEFAULT_MOVE_TIMEOUT,
+    open_results,
+    play_tasks,
+    require_candidate_at_fault,
+    require_move_timeout,
+)
 
-__all__ = ["SPRTResult", "sprt", "sprt_bounds", "sprt_llr"]
+__all__ = [
+    "MAX_ELO_BOUND",
+    "MIN_ELO_GAP",
+    "MIN_PROBABILITY",
+    "SPRTResult",
+    "sprt",
+    "sprt_bounds",
+    "sprt_llr",
+]
 
 DEFAULT_MAX_GAMES = 2000
+MAX_ELO_BOUND = 1000.0  # |elo0|, |elo1| at most this: a score of 0.3% to 99.7%
+MIN_ELO_GAP = 0.1  # elo1 - elo0 at least this: closer bounds give one score, and no decision
+MIN_PROBABILITY = 1e-6  # alpha and beta at least this: LLR bounds within +-14
 _VIRTUAL = 0.5  # games of each outcome added to the variance estimate
 
 
@@ -129,6 +147,7 @@ def sprt(
     results: str | Path | None = None,
     seed: int = 0,
     report: Callable[[SPRTResult], None] | None = None,
+    move_timeout: float | None = DEFAULT_MOVE_TIMEOUT,
 ) -> SPRTResult:
     """Play A against B, colours alternating, until the SPRT accepts a hypothesis or
     ``max_games`` are played (see the module docstring).
@@ -141,39 +160,48 @@ def sprt(
         a: The agent tested (any candidate of :func:`~connectn_env.ladder.evaluate`).
         b: The reference agent.
         game: A game name or ``GameConfig`` (any game: no ladder is needed).
-        elo0: H0's Elo difference of A over B.
-        elo1: H1's, greater than ``elo0``.
-        alpha: The probability of accepting H1 when H0 holds.
-        beta: The probability of accepting H0 when H1 holds.
+        elo0: H0's Elo difference of A over B, -1000 to 1000.
+        elo1: H1's, at least 0.1 more than ``elo0``, at most 1000.
+        alpha: The probability of accepting H1 when H0 holds, from 1e-6 to less than 0.5.
+        beta: The probability of accepting H0 when H1 holds (the same range).
         max_games: Stop with "inconclusive" after this many games.
         workers: Worker processes (default: all cores).
         ray: A Ray address: play the games as Ray tasks.
         results: The arena's JSON-lines results file: a rerun resumes from it.
         seed: Base seed of the games.
         report: Called with the state after every game.
+        move_timeout: Seconds per move (default 300, at most a day; None: no limit), as
+            :func:`~connectn_env.ladder.evaluate`'s: A loses a game it takes longer in, B
+            taking longer stops the test.
 
     Raises:
-        ValueError: a bad bound, probability or count (named), an unknown game or agent.
+        ValueError: a bad bound, probability or count (named), an unknown game or agent;
+            also B failing in a game (it raised, played an illegal move, ran out of time or
+            its process died): the games played until then stay in ``results``.
         TypeError: an agent that is neither a spec, an agent object nor a callable.
     """
     config = game if isinstance(game, GameConfig) else GameConfig(game)
-    elo0 = require_number("elo0", elo0)
-    elo1 = require_number("elo1", elo1)
-    if not elo0 < elo1:
-        raise ValueError(f"elo0 must be less than elo1, got {elo0:g} and {elo1:g}")
+    elo0, elo1 = _elo("elo0", elo0), _elo("elo1", elo1)
+    if not elo1 - elo0 >= MIN_ELO_GAP:
+        raise ValueError(
+            f"elo0 must be less than elo1 by at least {MIN_ELO_GAP:g} Elo, got {elo0:g} and "
+            f"{elo1:g}"
+        )
     alpha, beta = _probability("alpha", alpha), _probability("beta", beta)
     max_games = require_int("max_games", max_games, 1)
     seed = require_int("seed", seed, 0)
+    move_timeout = require_move_timeout(move_timeout)
     first, second = make_candidate(a), make_candidate(b, role="B")
     labels = (first.label, second.label if second.label != first.label else f"{second.label}#2")
     check_candidate(first, config)
     check_candidate(second, config, role="B")
-    with open_results(results, config, seed, labels, (first.spec, second.spec)) as store:
+    specs = (first.spec, second.spec)
+    with open_results(results, config, seed, labels, specs, move_timeout) as store:
         counts = [0, 0, 0]  # A's wins, draws, losses
         finished = set()
         for result in store.stream() if store else ():
             if result.pairing == labels:
-                counts[2 - round(2 * result.score_of(labels[0]))] += 1
+                _tally(counts, result, labels[0])
                 finished.add(result.index)
         bounds = sprt_bounds(alpha, beta)
         decision = _decide(counts, elo0, elo1, bounds, max_games)
@@ -183,7 +211,7 @@ def sprt(
             index, planned = 0, len(finished)
             while decision is None and planned < max_games:
                 if index not in finished:
-                    yield pairing_task(config, labels, (first.spec, second.spec), index, seed)
+                    yield pairing_task(config, labels, specs, index, seed, move_timeout)
                     planned += 1
                 index += 1
 
@@ -193,7 +221,7 @@ def sprt(
         for result in play_tasks(tasks(), workers=workers, ray=ray, local=local):
             if store is not None:
                 store.add(result)
-            counts[2 - round(2 * result.score_of(labels[0]))] += 1
+            _tally(counts, result, labels[0])
             if decision is None:
                 decision = _decide(counts, elo0, elo1, bounds, max_games)
             if report is not None:
@@ -201,10 +229,28 @@ def sprt(
     return _result(labels, elo0, elo1, counts, bounds, decision or "inconclusive")
 
 
+def _tally(counts: list[int], result: GameResult, a: str) -> None:
+    """Add ``result`` to A's wins, draws and losses; a game B lost by an error stops the test
+    (A's win there says nothing of A)."""
+    require_candidate_at_fault(result, a, "B", "the A/B test cannot judge A")
+    counts[2 - round(2 * result.score_of(a))] += 1
+
+
+def _elo(name: str, value: Any) -> float:
+    value = require_number(name, value)
+    if abs(value) > MAX_ELO_BOUND:
+        raise ValueError(
+            f"{name} must be from {-MAX_ELO_BOUND:g} to {MAX_ELO_BOUND:g} Elo, got {value:g}"
+        )
+    return value
+
+
 def _probability(name: str, value: Any) -> float:
-    value = require_number(name, value, 0.0, strict_low=True)
-    if value >= 0.5:
-        raise ValueError(f"{name} must be greater than 0 and less than 0.5, got {value:g}")
+    value = require_number(name, value)
+    if not MIN_PROBABILITY <= value < 0.5:
+        raise ValueError(
+            f"{name} must be at least {MIN_PROBABILITY:g} and less than 0.5, got {value:g}"
+        )
     return value
 
 
