@@ -33,21 +33,27 @@ def warm_up_agent(agent: Any, game: BoardGame) -> None:
     searches (their first chunk of simulations) from the start, the second reusing the
     first one's tree, the pruning of a full tree, a move played through the environment, and,
     if the game's exact solver does not take on the start, a search from a position it does.
-    Agents that are not search agents (``MCTSAgent``, ``PUCTAgent``...) are left alone: they
-    are not asked anything.
+    An alpha-beta agent (``AlphaBetaAgent``) has its search compiled by a depth-1 search of
+    another one (its own table and counters stay as they are). Other agents are left alone:
+    they are not asked anything.
 
     Raises:
         TypeError: ``game`` is not a ``BoardGame``.
     """
+    from agents.alphabeta import MIN_TABLE_BITS, AlphaBetaAgent
     from agents.search import SearchAgent
     from connectn_env.envs.base import BoardGameEnv
 
     if not isinstance(game, BoardGame):
         raise TypeError(f"game must be a BoardGame, got {type(game).__name__}")
-    if not isinstance(agent, SearchAgent):
+    if not isinstance(agent, SearchAgent | AlphaBetaAgent):
         return
     env = BoardGameEnv(game)
     env.reset()
+    if isinstance(agent, AlphaBetaAgent):
+        with compiling(f"{game.title} alpha-beta kernels"):
+            AlphaBetaAgent(depth=1, table_bits=MIN_TABLE_BITS, seed=0).analyse(env)
+        return
     with compiling(f"{game.title} search kernels"):
         for _ in range(2):
             agent.search(env, progress=_stop_at_once)

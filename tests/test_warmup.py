@@ -89,3 +89,22 @@ def test_warm_up_leaves_other_agents_alone_and_checks_the_game():
         warmup.warm_up_agent(MCTSAgent(simulations=4), "connect_four")
     with pytest.raises(TypeError, match="game must be a BoardGame"):
         warmup.warm_up_game("hex")
+
+
+def test_warm_up_agent_compiles_an_alpha_beta_search_without_touching_the_agent(monkeypatch):
+    """GTP and pbrain warm their agent up before the clock runs: an alpha-beta agent's first
+    genmove compiled its search inside a 1.75 s budget (17 s on a cold cache)."""
+    from agents.alphabeta import AlphaBetaAgent
+
+    searched = []
+    real = AlphaBetaAgent.analyse_state
+
+    def spy(self, state):
+        searched.append((self, self.depth, len(state.history())))
+        return real(self, state)
+
+    monkeypatch.setattr(AlphaBetaAgent, "analyse_state", spy)
+    agent = AlphaBetaAgent(depth=6, seed=3)
+    warmup.warm_up_agent(agent, REGISTRY.make("tictactoe"))
+    assert [(depth, plies) for _, depth, plies in searched] == [(1, 0)]  # a depth-1 search
+    assert searched[0][0] is not agent and agent._table is None  # of another agent
