@@ -21,6 +21,7 @@ import numpy as np
 
 from connectn_env.games import REGISTRY, BoardGame
 from connectn_env.games.compile_notice import compile_notices, compiling
+from connectn_env.games.lib.jit import cache_unwritable
 
 __all__ = ["WARM_SIMULATIONS", "run_warmup", "warm_up_agent", "warm_up_game", "warm_up_specs"]
 
@@ -123,9 +124,14 @@ def run_warmup(names: Sequence[str] = (), stream: TextIO | None = None) -> int:
         with compile_notices(show):
             warm_up_game(game)
         print(f"  ready ({time.perf_counter() - start:.1f} s)", file=stream, flush=True)
+    kept = (
+        "numba's cache could not be written: later processes compile again"
+        if cache_unwritable()
+        else "later first moves load from numba's cache"
+    )
     print(
         f"warm: {len(games)} game{'s' if len(games) != 1 else ''} in "
-        f"{time.perf_counter() - total:.1f} s; later first moves load from numba's cache",
+        f"{time.perf_counter() - total:.1f} s; {kept}",
         file=stream,
         flush=True,
     )

@@ -59,6 +59,23 @@ def test_no_name_warms_every_registered_game_once(monkeypatch):
     assert out.getvalue().splitlines()[-1].startswith(f"warm: {len(warmed)} games in ")
 
 
+def test_a_cache_that_could_not_be_written_is_not_promised_to_later_runs(monkeypatch):
+    """A full cache disk: warmup said "later first moves load from numba's cache" after the
+    warning that nothing could be written there."""
+    from connectn_env.games.lib import jit
+
+    def full_disk(game):
+        jit._tell_unwritable(OSError(28, "No space left on device"))
+
+    monkeypatch.setattr(jit, "_told", set())
+    monkeypatch.setattr(warmup, "warm_up_game", full_disk)
+    out = io.StringIO()
+    assert warmup.run_warmup(["tictactoe"], stream=out) == 0
+    last = out.getvalue().splitlines()[-1]
+    assert last.startswith("warm: 1 game in ") and "load from numba's cache" not in last
+    assert last.endswith("numba's cache could not be written: later processes compile again")
+
+
 def test_unknown_game_is_refused_before_anything_compiles(monkeypatch, capsys):
     warmed = []
     monkeypatch.setattr(warmup, "warm_up_game", warmed.append)
