@@ -3,6 +3,7 @@ suite's game kernels (see :mod:`agents.negamax` for the search itself)."""
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +13,7 @@ import numpy as np
 from agents import negamax
 from agents.envapi import legal_mask, native_state
 from connectn_env.games import BoardGame, GameState
+from connectn_env.games.compile_notice import compiling
 from connectn_env.games.heuristics import heuristics_of
 from connectn_env.games.validation import require_int, require_number
 
@@ -112,6 +114,19 @@ class AlphaBetaAgent:
         """The move for ``env.agent_selection`` (the env is not modified)."""
         return self.analyse(env).action
 
+    def prepare(self, env: Any, *, later_moves: bool = False) -> None:
+        """Compile (or load from numba's cache) the search of ``env``'s game, so that no
+        move's time budget pays for it: a search calls it before its clock starts, and a
+        program may call it earlier. A depth-1 search of a scratch agent compiles it once per
+        game and process, announced as the game's alpha-beta kernels; this agent (its table,
+        its counters, its seed) and ``env`` are not touched. ``later_moves`` is accepted for
+        the search agents' signature (every move runs the same kernels). Nothing is compiled
+        for an env that is not this suite's.
+        """
+        state = native_state(env)
+        if state is not None and not state.is_terminal():
+            _prepare(state)
+
     def analyse(self, env: Any) -> AlphaBetaResult:
         """Search from the env's position (the env is not modified).
 
@@ -140,6 +155,7 @@ class AlphaBetaAgent:
             raise TypeError(f"state must be a GameState, got {type(state).__name__}")
         if state.is_terminal():
             raise ValueError("the game is over: there is no move to search")
+        _prepare(state)  # the compile, before the clock
         start = time.perf_counter()
         game = state.game
         heuristics = heuristics_of(game)
@@ -235,3 +251,25 @@ class AlphaBetaAgent:
 
 
 __all__ = ["AlphaBetaAgent", "AlphaBetaResult"]
+
+
+_prepared: set[BoardGame] = set()  # the games whose search this process has compiled
+_prepare_lock = threading.Lock()
+
+
+def _prepare(state: GameState) -> None:
+    """Compile the alpha-beta search of ``state``'s game once per process (see
+    :meth:`AlphaBetaAgent.prepare`); the scratch search's own call returns at once."""
+    game = state.game
+    if game in _prepared:
+        return
+    with _prepare_lock:
+        if game in _prepared:
+            return
+        _prepared.add(game)  # before the scratch search, which asks again
+        try:
+            with compiling(f"{game.title} alpha-beta kernels"):
+                AlphaBetaAgent(depth=1, table_bits=MIN_TABLE_BITS, seed=0).analyse_state(state)
+        except BaseException:
+            _prepared.discard(game)
+            raise

@@ -21,6 +21,7 @@ import numpy as np
 
 from connectn_env.games import REGISTRY, BoardGame
 from connectn_env.games.compile_notice import compile_notices, compiling
+from connectn_env.games.lib.jit import cache_unwritable
 
 __all__ = ["run_warmup", "warm_up_agent", "warm_up_game", "warm_up_specs"]
 
@@ -31,23 +32,27 @@ def warm_up_agent(agent: Any, game: BoardGame) -> None:
     """Compile (or load from the cache) what ``agent``'s searches on ``game`` need
     (:meth:`agents.search.SearchAgent.prepare` with what later moves need, at the start
     and, if the game has an exact solver, at a position it takes on: a scratch agent with
-    the same compiled options searches; ``agent`` itself is not changed). Agents that are
-    not search agents (``MCTSAgent``, ``PUCTAgent``...) are left alone: they are not asked
-    anything.
+    the same compiled options searches; ``agent`` itself is not changed; for an alpha-beta
+    agent :meth:`agents.AlphaBetaAgent.prepare`). Agents that are neither search agents
+    (``MCTSAgent``, ``PUCTAgent``...) nor alpha-beta agents are left alone: they are not
+    asked anything.
 
     Raises:
         TypeError: ``game`` is not a ``BoardGame``.
     """
+    from agents.alphabeta import AlphaBetaAgent
     from agents.search import SearchAgent
     from connectn_env.envs.base import BoardGameEnv
 
     if not isinstance(game, BoardGame):
         raise TypeError(f"game must be a BoardGame, got {type(game).__name__}")
-    if not isinstance(agent, SearchAgent):
+    if not isinstance(agent, SearchAgent | AlphaBetaAgent):
         return
     env = BoardGameEnv(game)
     env.reset()
     agent.prepare(env, later_moves=True)
+    if isinstance(agent, AlphaBetaAgent):
+        return
     solver = game.exact_solver()
     if solver is not None and not solver.reaches(env.game_state):
         for seed in range(_POSITION_TRIES):
@@ -112,9 +117,14 @@ def run_warmup(names: Sequence[str] = (), stream: TextIO | None = None) -> int:
         with compile_notices(show):
             warm_up_game(game)
         print(f"  ready ({time.perf_counter() - start:.1f} s)", file=stream, flush=True)
+    kept = (
+        "numba's cache could not be written: later processes compile again"
+        if cache_unwritable()
+        else "later first moves load from numba's cache"
+    )
     print(
         f"warm: {len(games)} game{'s' if len(games) != 1 else ''} in "
-        f"{time.perf_counter() - total:.1f} s; later first moves load from numba's cache",
+        f"{time.perf_counter() - total:.1f} s; {kept}",
         file=stream,
         flush=True,
     )

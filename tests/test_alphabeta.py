@@ -385,3 +385,33 @@ def test_an_arena_tournament_with_ab():
     (pairing,) = result.pairings
     assert pairing.errors_a == pairing.errors_b == 0
     assert pairing.losses == 0 and pairing.wins >= 2
+
+
+def test_a_timed_search_compiles_before_its_clock_starts(monkeypatch):
+    """The time budget is thinking time: the compile (a depth-1 search of a scratch agent,
+    once per game and process) runs before the clock is read, and leaves the agent alone."""
+    events = []
+    real_perf_counter = alphabeta.time.perf_counter
+
+    def clock():
+        events.append("clock")
+        return real_perf_counter()
+
+    real_analyse = AlphaBetaAgent.analyse_state
+
+    def spy(self, state):
+        events.append(("search", self.depth))
+        return real_analyse(self, state)
+
+    monkeypatch.setattr(alphabeta, "_prepared", set())  # as in a process that compiled nothing
+    monkeypatch.setattr(alphabeta.time, "perf_counter", clock)
+    monkeypatch.setattr(AlphaBetaAgent, "analyse_state", spy)
+    agent = AlphaBetaAgent(time_limit=1.0, seed=0)
+    env = connect_n_v0.env(**tictactoe().parameters)
+    env.reset()
+    agent.act(env)
+    assert events[:3] == [("search", None), ("search", 1), "clock"]  # the scratch search first
+    assert events.count(("search", 1)) == 1
+    events.clear()
+    agent.act(env)  # compiled: the clock starts at once
+    assert events[:2] == [("search", None), "clock"]

@@ -559,3 +559,15 @@ def test_arena_record_killed_again_and_again_keeps_every_record(tmp_path: Path) 
 
 def _has_lines(path: Path, count: int) -> bool:
     return path.exists() and path.read_bytes().count(b"\n") >= count
+
+
+def test_a_results_file_of_another_tournament_is_refused_naming_the_option_given(
+    tmp_path: Path,
+) -> None:
+    """``evaluate --results`` said "use another --out file" (the arena's option)."""
+    path = tmp_path / "games.jsonl"
+    ResultsFile(path, HEADER, option="--results").close()
+    with pytest.raises(ArenaError, match=r"its seed is 0, this run's is 1; use another --results"):
+        ResultsFile(path, {**HEADER, "seed": 1}, option="--results")
+    with pytest.raises(ArenaError, match=r"its seed is 0, this run's is 1; use another --out"):
+        ResultsFile(path, {**HEADER, "seed": 1})

@@ -68,6 +68,15 @@ def test_allowing_factories_imports_them_as_a_command_line_would(evil: Path) -> 
     assert (evil / "MARKER").exists()  # what the option means: the module's code ran
 
 
+def test_a_factory_that_cannot_be_imported_when_allowed_is_not_told_to_allow_it(
+    evil: Path,
+) -> None:
+    save_ladder(_ladder("no_such_module_here:make"), evil / "missing.json")
+    with pytest.raises(ValueError, match="cannot import module 'no_such_module_here'") as error:
+        load_ladder(evil / "missing.json", allow_factories=True)
+    assert "allow_factories" not in str(error.value)  # it was given: no advice to give it
+
+
 def test_specs_parsed_as_built_ins_only_refuse_every_factory() -> None:
     for text in ("os:system:command=touch MARKER", "subprocess:getoutput:cmd=id", "a.b:c"):
         with pytest.raises(ValueError, match=ALLOWED):

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from agents import AlphaBetaAgent, MCTSAgent, RandomAgent, negamax
+from agents import AlphaBetaAgent, MCTSAgent, RandomAgent, alphabeta, negamax
 from agents.deadline import MIN_SECONDS, can_be_bounded, time_bounded
 from connectn_env.protocols.gtp import GtpEngine
 from connectn_env.protocols.match import choose_action
@@ -136,6 +136,7 @@ def test_alpha_beta_is_given_the_clock_as_its_deadline(monkeypatch):
 
     monkeypatch.setattr(negamax, "search_depth", search_depth)
     monkeypatch.setattr(negamax, "principal_line", lambda *arguments: 0)
+    monkeypatch.setattr(alphabeta, "_prepare", lambda state: None)  # nothing to compile here
     agent = AlphaBetaAgent(depth=3)
     before = time.perf_counter()
     action, note = choose_action(agent, hex_env(5), budget=0.5)

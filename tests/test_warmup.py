@@ -62,6 +62,23 @@ def test_no_name_warms_every_registered_game_once(monkeypatch):
     assert out.getvalue().splitlines()[-1].startswith(f"warm: {len(warmed)} games in ")
 
 
+def test_a_cache_that_could_not_be_written_is_not_promised_to_later_runs(monkeypatch):
+    """A full cache disk: warmup said "later first moves load from numba's cache" after the
+    warning that nothing could be written there."""
+    from connectn_env.games.lib import jit
+
+    def full_disk(game):
+        jit._tell_unwritable(OSError(28, "No space left on device"))
+
+    monkeypatch.setattr(jit, "_told", set())
+    monkeypatch.setattr(warmup, "warm_up_game", full_disk)
+    out = io.StringIO()
+    assert warmup.run_warmup(["tictactoe"], stream=out) == 0
+    last = out.getvalue().splitlines()[-1]
+    assert last.startswith("warm: 1 game in ") and "load from numba's cache" not in last
+    assert last.endswith("numba's cache could not be written: later processes compile again")
+
+
 def test_unknown_game_is_refused_before_anything_compiles(monkeypatch, capsys):
     warmed = []
     monkeypatch.setattr(warmup, "warm_up_game", warmed.append)
@@ -96,3 +113,24 @@ def test_warm_up_leaves_other_agents_alone_and_checks_the_game():
         warmup.warm_up_agent(MCTSAgent(simulations=4), "connect_four")
     with pytest.raises(TypeError, match="game must be a BoardGame"):
         warmup.warm_up_game("hex")
+
+
+def test_warm_up_agent_compiles_an_alpha_beta_search_without_touching_the_agent(monkeypatch):
+    """GTP and pbrain warm their agent up before the clock runs: an alpha-beta agent's first
+    genmove compiled its search inside a 1.75 s budget (17 s on a cold cache)."""
+    from agents import alphabeta
+    from agents.alphabeta import AlphaBetaAgent
+
+    searched = []
+    real = AlphaBetaAgent.analyse_state
+
+    def spy(self, state):
+        searched.append((self, self.depth, len(state.history())))
+        return real(self, state)
+
+    monkeypatch.setattr(AlphaBetaAgent, "analyse_state", spy)
+    monkeypatch.setattr(alphabeta, "_prepared", set())  # as in a process that compiled nothing
+    agent = AlphaBetaAgent(depth=6, seed=3)
+    warmup.warm_up_agent(agent, REGISTRY.make("tictactoe"))
+    assert [(depth, plies) for _, depth, plies in searched] == [(1, 0)]  # a depth-1 search
+    assert searched[0][0] is not agent and agent._table is None  # of another agent

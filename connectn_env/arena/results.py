@@ -284,6 +284,7 @@ class ResultsFile:
 
     def __init__(self, path: Path, header: dict[str, Any], option: str = "--out") -> None:
         self.path = Path(path)
+        self.option = option
         self.header = {"type": "tournament", **header}
         self.game = GameConfig(header["game"], header["params"])
         self.finished: set[tuple[str, str, int]] = set()
@@ -401,7 +402,7 @@ class ResultsFile:
                 raise ArenaError(
                     f"{self.path} holds another tournament: its {key} is "
                     f"{short_repr(first.get(key))}, this run's is {self.header[key]!r}; use "
-                    "another --out file"
+                    f"another {self.option} file"
                 )
 
     def _note_played(self, data: dict[str, Any], pairing: tuple[str, str], number: int) -> None:

@@ -439,7 +439,8 @@ def _rungs(value: Any, fail: Any, allow_factories: bool) -> list[LadderRung]:
             missing = error.reason
         except (TypeError, ValueError) as error:
             raise fail(
-                f"rung {short_repr(label)}: bad spec: {error}{_factory_note(spec)}"
+                f"rung {short_repr(label)}: bad spec: {error}"
+                f"{'' if allow_factories else _factory_note(spec)}"
             ) from None
         if not (
             _rating(rating)

@@ -45,7 +45,7 @@ from numba.core import types
 from numba.core.caching import FunctionCache, IndexDataCacheFile, NullCache
 from numba.core.registry import CPUDispatcher
 
-__all__ = ["CACHE_LOGGER", "njit"]
+__all__ = ["CACHE_LOGGER", "cache_unwritable", "njit"]
 
 CACHE_LOGGER = "connectn_env.cache"
 _logger = logging.getLogger(CACHE_LOGGER)
@@ -121,6 +121,12 @@ class _TolerantCache(FunctionCache):
             super().save_overload(sig, data)
         except OSError as error:  # a full disk, a directory that became read-only
             _tell_unwritable(error)
+
+
+def cache_unwritable() -> bool:
+    """Whether numba's cache could not be written in this process (the compiled code of this
+    run is then lost when it ends)."""
+    return "unwritable" in _told
 
 
 def _tell_damaged(where: str, error: Exception) -> None:
