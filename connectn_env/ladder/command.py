@@ -110,7 +110,12 @@ def add_evaluate_options(
         help="Connect Four: the share of moves keeping the result, and of best moves, on "
         "200 critical positions judged by the solver",
     )
-    sub.add_argument("--vs", metavar="B", help="A/B mode: play CANDIDATE against B (an SPRT)")
+    sub.add_argument(
+        "--vs",
+        metavar="B",
+        help="A/B mode: play CANDIDATE against B in game pairs, colours swapped, scored as "
+        "pairs (pentanomial) by an SPRT",
+    )
     sub.add_argument(
         "--sprt", type=_bounds, metavar="ELO0,ELO1", help="the SPRT's Elo bounds (with --vs)"
     )
@@ -120,7 +125,7 @@ def add_evaluate_options(
         "--max-games",
         type=count,
         metavar="N",
-        help=f"SPRT: then inconclusive ({DEFAULT_MAX_GAMES})",
+        help=f"SPRT: then inconclusive ({DEFAULT_MAX_GAMES}; even: N / 2 pairs)",
     )
 
 
@@ -306,6 +311,8 @@ def _games(args: argparse.Namespace) -> SPRTResult | Evaluation:
             print(f"SPRT {result.a} vs {result.b}, H0: {result.elo0:g} Elo, H1: {result.elo1:g}")
             print(result.line())
             print(result.verdict)
+            if result.warning is not None:
+                print(result.warning)
         else:
             result = evaluate(
                 args.candidate,
@@ -334,7 +341,7 @@ def _given(args: argparse.Namespace, names: tuple[str, ...]) -> list[str]:
 
 
 class _Reporter:
-    """The SPRT's line on stderr, at most every 10 games and at the decision."""
+    """The SPRT's line on stderr, at most every 10 games (5 pairs) and at the decision."""
 
     def __init__(self) -> None:
         self.shown = 0
