@@ -72,6 +72,7 @@ def test_the_ab_mode_prints_the_llr_and_a_verdict(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "LLR" in done.stderr and "[-2.94, 2.94]" in done.stdout
+    assert "6 pairs, 12 games" in done.stdout and "Ptnml(0-2) " in done.stdout
     assert "inconclusive" in done.stdout
 
 

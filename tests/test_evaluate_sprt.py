@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from connectn_env.cli import main
 from connectn_env.ladder import sprt
 
 UCT100 = "mcts:simulations=100,preset=uct"
@@ -88,6 +89,27 @@ def test_pairs_swap_colours_and_repeated_games_are_flagged() -> None:
     data = result.to_json()
     assert (data["pairs"], data["pentanomial"], data["distinct_games"]) == (18, [0, 0, 18, 0, 0], 1)
     assert data["warning"] == result.warning and data["elo"] == 0
+
+
+def test_the_command_prints_the_pairs_and_warns_of_repeated_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    out = tmp_path / "ab.json"
+    argv = ["evaluate", "tictactoe", FIRST, "--vs", FIRST, "--sprt", "0,50", "--workers", "1"]
+    assert main([*argv, "--no-progress", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[1] == (
+        "18 pairs, 36 games (1 distinct)  W 18 D 0 L 18  Ptnml(0-2) 0 0 18 0 0  "
+        "Elo +0 [-40, +40]  LLR -3.02  [-2.94, 2.94]"
+    )
+    assert printed[2:] == [
+        "accepted H0 (not stronger: A is at most 0 Elo better)",
+        json.loads(out.read_text())["warning"],
+    ]
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, "--max-games", "7"])
+    assert stop.value.code == 2
+    assert "max_games must be even (the games come in pairs), got 7" in capsys.readouterr().err
 
 
 def test_the_test_is_inconclusive_at_the_maximum_number_of_games() -> None:
