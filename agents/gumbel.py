@@ -4,7 +4,7 @@
 At the root, the search draws a Gumbel variable ``g(a)`` per move and spends its simulation
 budget by sequential halving: the ``m`` moves with the highest ``g(a) + logit(a)`` get visits
 first, then the better half of them by ``g(a) + logit(a) + sigma(q(a))``, and so on (the
-schedule of :func:`considered_visits`). Below the root a move is chosen deterministically, by
+schedule of :func:`halving_level`). Below the root a move is chosen deterministically, by
 the improved policy ``softmax(logit + sigma(q))`` minus the share of visits each move already
 has. ``q`` are the completed Q-values: a visited move's mean value, an unvisited one's the
 node's value mixed with the prior-weighted values of the visited moves; rescaled to [0, 1]
@@ -53,7 +53,7 @@ _EPSILON = 1e-8  # smallest range the values are rescaled by
 class GumbelSettings(
     namedtuple(
         "GumbelSettings",
-        "exploration rave_equivalence expansion fastest_win c_visit c_scale gumbel start schedule",
+        "exploration rave_equivalence expansion fastest_win c_visit c_scale gumbel start plan",
     )
 ):
     """:class:`agents.rules.SearchSettings`' fields, then Gumbel's.
@@ -62,31 +62,38 @@ class GumbelSettings(
         c_visit, c_scale: ``sigma(q) = (c_visit + max visits) * c_scale * q``.
         gumbel: The Gumbel variable of each root child (float64, in the root's child order).
         start: Each root child's visits when this search began (int64; a reused tree's).
-        schedule: The visits a root child must have gained for the ``i``-th simulation of
-            this search to consider it (:func:`considered_visits`).
+        plan: ``[considered moves, simulations]`` of this search's sequential halving (int64;
+            empty before the root is expanded): :func:`halving_level` reads its schedule from
+            them, one simulation at a time, so that no budget is ever laid out in memory.
     """
 
     __slots__ = ()
 
 
-def considered_visits(considered: int, simulations: int) -> np.ndarray:
-    """Sequential halving's schedule: for each of ``simulations`` simulations, the number of
-    visits a considered move must have to be the one searched. ``considered`` moves share the
-    budget in ``ceil(log2(considered))`` phases, the number of moves halving each phase (to
-    no fewer than 2); each phase gives each of its moves ``max(1, simulations / (phases *
-    moves))`` visits."""
+@njit(cache=True)
+def halving_level(index: int, considered: int, simulations: int) -> int:
+    """Sequential halving's schedule: the number of visits a considered move must have gained
+    to be the one searched by simulation ``index`` (0 to ``simulations - 1``). ``considered``
+    moves share the budget in ``ceil(log2(considered))`` phases, the number of moves halving
+    each phase (to no fewer than 2; phases of 2 go on until the budget is spent); each phase
+    gives each of its moves ``max(1, simulations // (phases * moves))`` visits, one round of
+    the moves per level. Computed for one simulation in at most ``phases + 17`` steps (the
+    phases' roundings leave at most 32 simulations to phases of 2), whatever the budget."""
     if considered <= 1:
-        return np.arange(simulations, dtype=np.int64)
-    phases = math.ceil(math.log2(considered))
-    schedule: list[int] = []
+        return index
+    phases = 1
+    while (1 << phases) < considered:
+        phases += 1
     level = 0
     moves = considered
-    while len(schedule) < simulations:
-        for _ in range(max(1, simulations // (phases * moves))):
-            schedule.extend([level] * moves)
-            level += 1
+    start = 0  # the first simulation of the phase
+    while True:
+        rounds = max(1, simulations // (phases * moves))
+        if index < start + rounds * moves:
+            return level + (index - start) // moves
+        start += rounds * moves
+        level += rounds
         moves = max(2, moves // 2)
-    return np.asarray(schedule[:simulations], dtype=np.int64)
 
 
 def prepare(
@@ -102,26 +109,27 @@ def prepare(
     first, count = int(ints[0, I_FIRST]), int(ints[0, I_COUNT])
     start = ints[first : first + count, I_VISITS].astype(np.int64)
     budget = 0 if simulations is None else simulations
+    plan = [min(MAX_CONSIDERED, count), budget] if count else []
     return GumbelSettings(
         *settings[:4],
         C_VISIT,
         C_SCALE,
         generator.gumbel(size=count),
         start,
-        considered_visits(min(MAX_CONSIDERED, count), budget if count else 0),
+        np.array(plan, dtype=np.int64),
     )
 
 
 def batch_settings(settings: Any, slots: int, num_actions: int, simulations: int) -> Any:
     """The settings of a batch of ``slots`` searches: a row of Gumbel variables, start visits
-    and plan per search (empty plans until :func:`prepare_slots`)."""
+    and plan per search (plans of no simulations until :func:`prepare_slots`)."""
     return GumbelSettings(
         *settings[:4],
         C_VISIT,
         C_SCALE,
         np.zeros((slots, num_actions), dtype=np.float64),
         np.zeros((slots, num_actions), dtype=np.int64),
-        np.zeros((slots, 0), dtype=np.int64),
+        np.zeros((slots, 2), dtype=np.int64),
     )
 
 
@@ -133,20 +141,14 @@ def prepare_slots(
     slots: np.ndarray,
 ) -> GumbelSettings:
     """:func:`prepare` for the given searches of a batch (their roots are expanded), each with
-    its budget; returns the batch's settings (a plan row as wide as the largest budget asked
-    so far, each plan at the start of its row)."""
+    its budget; returns the batch's settings."""
     ints = trees[0]
-    schedule = settings.schedule
-    width = max(int(np.max(budgets)), schedule.shape[1])
-    if schedule.shape[1] < width:
-        schedule = np.zeros((len(settings.gumbel), width), dtype=np.int64)
     for slot, budget in zip(slots, budgets, strict=True):
         first, count = int(ints[slot, 0, I_FIRST]), int(ints[slot, 0, I_COUNT])
         settings.gumbel[slot, :count] = generator.gumbel(size=count)
         settings.start[slot, :count] = ints[slot, first : first + count, I_VISITS]
-        schedule[slot] = 0
-        schedule[slot, :budget] = considered_visits(min(MAX_CONSIDERED, count), int(budget))
-    return settings._replace(schedule=schedule)
+        settings.plan[slot] = min(MAX_CONSIDERED, count), budget
+    return settings
 
 
 @compiled_rule
@@ -161,7 +163,7 @@ def gumbel_for_slot(settings, slot):
         settings.c_scale,
         settings.gumbel[slot],
         settings.start[slot],
-        settings.schedule[slot],
+        settings.plan[slot],
     )
 
 
@@ -285,7 +287,8 @@ def _considered_choice(ints, floats, settings, level):
 def select_gumbel(ints, floats, node, settings):
     """Gumbel's selection: sequential halving at the root (while its plan lasts), the improved
     policy's deterministic choice below it (see the module docstring)."""
-    if node == 0 and settings.schedule.shape[0] > 0 and settings.start.shape[0] >= ints[0, I_COUNT]:
+    plan = settings.plan
+    if node == 0 and plan.shape[0] == 2 and settings.start.shape[0] >= ints[0, I_COUNT]:
         first, count = ints[0, I_FIRST], ints[0, I_COUNT]
         index = 0
         for i in range(count):
@@ -293,8 +296,9 @@ def select_gumbel(ints, floats, node, settings):
             if ints[child, I_SOLVED] == WIN:
                 return child
             index += ints[child, I_VISITS] - settings.start[i]
-        if index < settings.schedule.shape[0]:
-            child = _considered_choice(ints, floats, settings, settings.schedule[index])
+        if index < plan[1]:
+            level = halving_level(index, plan[0], plan[1])
+            child = _considered_choice(ints, floats, settings, level)
             if child >= 0:
                 return child
     return _interior_choice(ints, floats, node, settings)
@@ -360,8 +364,8 @@ __all__ = [
     "GumbelSettings",
     "batch_settings",
     "choose_gumbel",
-    "considered_visits",
     "gumbel_for_slot",
+    "halving_level",
     "improved_policy",
     "prepare",
     "prepare_slots",

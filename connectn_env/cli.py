@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import re
 import shutil
 import sys
@@ -73,6 +72,7 @@ from connectn_env.games.compile_notice import compile_notices, worker_notices_on
 from connectn_env.games.config import GameConfig
 from connectn_env.safetext import printable
 from connectn_env.specs import AgentSpec, parse_agent_spec
+from connectn_env.stdout_guard import StdoutError, guarded_stdout, silence_stdout
 from connectn_env.train_command import add_train_options
 
 __all__ = ["DEFAULT_OPPONENT", "game_config_from_args", "main", "make_raw_env", "pbrain_main"]
@@ -467,12 +467,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return _run(parser, args)
+        with guarded_stdout():
+            return _run(parser, args)
     except BrokenPipeError:
         # The reader went away (connectn demo ... | head): stop quietly, and point stdout at
         # /dev/null so that the interpreter's final flush does not fail again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        silence_stdout()
         return 1
+    except StdoutError as error:  # connectn warmup > /dev/full
+        silence_stdout()
+        print(f"connectn {args.command}: error: {error.strerror}", file=sys.stderr)
+        return 2
 
 
 def pbrain_main() -> int:

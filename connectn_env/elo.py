@@ -117,8 +117,13 @@ class PairingStats(Scored):
 
 def expected_score(rating: float, opponent: float) -> float:
     """The score per game (draws 1/2) that the model predicts for ``rating`` against
-    ``opponent``: ``1 / (1 + 10 ** ((opponent - rating) / 400))``."""
-    return 1 / (1 + 10 ** ((opponent - rating) / 400))
+    ``opponent``: ``1 / (1 + 10 ** ((opponent - rating) / 400))``, computed so that no
+    difference overflows (a score of 0 or 1 past about 123,000 Elo)."""
+    difference = (opponent - rating) / 400
+    if difference > 0:
+        odds = 10**-difference
+        return odds / (1 + odds)
+    return 1 / (1 + 10**difference)
 
 
 def anchor_of(labels: Sequence[str]) -> str:

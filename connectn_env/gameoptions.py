@@ -8,13 +8,17 @@ Hex's parameters and their defaults, and an option another game has is refused.
 from __future__ import annotations
 
 import argparse
+import math
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 from connectn_env.games import REGISTRY, Parameter
 from connectn_env.records.gameconfig import GameConfig
 
-__all__ = ["add_game_parsers", "game_config_from_args"]
+__all__ = ["add_game_parsers", "ascii_float", "ascii_int", "game_config_from_args"]
+
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,4})?")
 
 
 def ascii_int(text: str) -> int:
@@ -23,6 +27,21 @@ def ascii_int(text: str) -> int:
     if not body or not body.isascii() or not body.isdigit():
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}")
     return int(text)
+
+
+def ascii_float(text: str) -> float:
+    """A finite number written in ASCII digits, as ``1.5``, ``-20``, ``1e-3``, spaces around
+    it ignored (``float()`` would also take other scripts' digits, underscores, ``inf`` and
+    ``nan``).
+
+    Raises:
+        argparse.ArgumentTypeError: anything else, quoted (cut to 40 characters).
+    """
+    body = text.strip()
+    value = float(body) if len(body) <= 100 and _DECIMAL.fullmatch(body) else math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a number, got {text[:40]!r}")
+    return value
 
 
 def path_argument(text: str) -> Path:

@@ -70,11 +70,12 @@ def _spiel_default(parameter: Parameter) -> Any:
 
 
 def _builder(entry: GameEntry) -> Callable[[Params], BoardGame]:
-    derived = {p.name for p in entry.parameters if p.default is None}
+    defaults = {p.name: _spiel_default(p) for p in entry.parameters}
 
     def build(params: Params) -> BoardGame:
-        given = {k: None if k in derived and v == 0 else v for k, v in params.items()}
-        return entry.make(**{k: v for k, v in given.items() if v is not None})
+        # OpenSpiel passes every parameter, its defaults filled in: only the others are given
+        # (Gomoku's rows=10 comes with size=15, which must not conflict with it)
+        return entry.make(**{k: v for k, v in params.items() if v != defaults.get(k)})
 
     return build
 

@@ -3,9 +3,11 @@ perfect player against other agents, the ``exact`` option's use of the book, bad
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import re
+import struct
 
 import numpy as np
 import pytest
@@ -14,6 +16,7 @@ from agents import AlphaBetaAgent, MCTSAgent, PerfectAgent, RandomAgent
 from connectn_env import connect_n_v0
 from connectn_env.games import ConnectNGame, GomokuGame
 from connectn_env.games.connect_n.book import (
+    MAGIC,
     OpeningBook,
     canonical_key,
     key_position,
@@ -229,6 +232,10 @@ def test_a_damaged_book_file_is_refused_by_name(tmp_path):
     }
     other = OpeningBook(BOOK.entries, {**BOOK.info, "rows": 7, "cols": 8})
     cases["other.bin"] = (other.to_bytes(), "7 x 8, not Connect Four 6 x 7")
+    info = b"[" * 100_000 + b"]" * 100_000  # nested past the recursion limit, checksum right
+    body = struct.pack("<I", len(info)) + info
+    deep = MAGIC + hashlib.sha256(body).digest() + body
+    cases["deep.bin"] = (deep, "its JSON block cannot be read")
     for name, (content, message) in cases.items():
         path = tmp_path / name
         path.write_bytes(content)

@@ -119,6 +119,20 @@ def test_a_rung_that_cannot_play_stops_the_rating_instead_of_lifting_it(
         evaluate("random", ladder=crashing, games=4, workers=1)
 
 
+def test_a_hanging_candidate_loses_by_timeout_and_a_hanging_rung_stops_the_run(
+    tiny: Ladder,
+) -> None:
+    result = evaluate("arena_helpers:spinning", ladder=tiny, games=2, workers=1, move_timeout=1)
+    assert (result.games, result.errors) == (2, 2)
+    assert sum(r.losses for r in result.rungs) == 2
+    hanging = _with_rung_spec(tiny, "uct-10", "arena_helpers:spinning")  # the middle rung
+    message = r"ladder rung 'uct-10' failed in a game: MoveTimeout: no answer within the 1 s"
+    with pytest.raises(ValueError, match=message):
+        evaluate("random", ladder=hanging, games=2, workers=1, move_timeout=1)
+    with pytest.raises(ValueError, match="move_timeout must be at most 86400"):
+        evaluate("random", ladder=tiny, move_timeout=86401)
+
+
 def test_an_sb3_model_of_another_shape_is_refused_by_name(tiny: Ladder, tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib")
     import gymnasium as gym
@@ -165,6 +179,14 @@ def test_a_rung_whose_agent_changed_is_rated_again_with_its_own_interval(tiny: L
     assert (low, high) != tiny.rung("uct-100").ci95
     assert low < ladder.ratings["uct-100"] < high
     assert ladder.rung("uct-100").games == 20
+
+
+def test_a_held_ladder_with_a_rung_not_built_is_refused(tiny: Ladder, tmp_path: Path) -> None:
+    results = tmp_path / "never.jsonl"
+    message = r"the ladder to hold has rungs that are not among the rungs built: 'uct-100' "
+    with pytest.raises(ValueError, match=message):
+        build_ladder(GAME, games_per_pair=2, rungs=RUNGS[:2], hold=tiny, results=results)
+    assert not results.exists()
 
 
 def test_a_rung_placed_wrongly_plays_its_neighbours_by_fitted_rating(tmp_path: Path) -> None:

@@ -121,9 +121,10 @@ def test_the_test_is_inconclusive_at_the_maximum_number_of_games() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"elo0": 50, "elo1": 0}, "elo0 must be less than elo1"),
-        ({"elo0": 0, "elo1": 50, "alpha": 0.5}, "alpha must be greater than 0 and less than 0.5"),
-        ({"elo0": 0, "elo1": 50, "beta": 0}, "beta must be greater than 0"),
+        ({"elo0": 50, "elo1": 0}, "elo0 must be less than elo1 by at least 0.1 Elo"),
+        ({"elo0": 0, "elo1": 5e-133}, "elo0 must be less than elo1 by at least 0.1 Elo"),
+        ({"elo0": 0, "elo1": 50, "alpha": 0.5}, "alpha must be at least 1e-06 and less than 0.5"),
+        ({"elo0": 0, "elo1": 50, "beta": 0}, "beta must be at least 1e-06"),
         ({"elo0": 0, "elo1": 50, "max_games": 0}, "max_games"),
         ({"elo0": 0, "elo1": 50, "max_games": 7}, r"max_games must be even .*pairs.*, got 7"),
     ],
@@ -140,3 +141,28 @@ def test_errors_name_the_agent_at_fault() -> None:
         sprt("foo", "random", game="tictactoe", elo0=0, elo1=50)
     with pytest.raises(ValueError, match=r"^B 'perfect' cannot play tictactoe"):
         sprt("random", "perfect", game="tictactoe", elo0=0, elo1=50)
+
+
+@pytest.mark.parametrize(
+    "b", ["arena_helpers:crashing", "arena_helpers:illegal", "arena_helpers:exiting"]
+)
+def test_b_failing_in_a_game_stops_the_test_instead_of_accepting_h1(b: str, tmp_path: Path) -> None:
+    results = tmp_path / "ab.jsonl"
+    with pytest.raises(ValueError, match=rf"^B '{b}' failed in a game: .*cannot judge A"):
+        sprt("random", b, game="tictactoe", elo0=0, elo1=50, workers=1, results=results)
+    assert len(results.read_text().splitlines()) >= 2  # the game B lost stays on file
+    with pytest.raises(ValueError, match=rf"^B '{b}' failed in a game"):  # resumed too
+        sprt("random", b, game="tictactoe", elo0=0, elo1=50, workers=1, results=results)
+
+
+def test_a_hanging_a_loses_by_timeout_and_a_hanging_b_stops_the_test() -> None:
+    result = sprt(
+        "arena_helpers:spinning", "random", game="tictactoe", elo0=0, elo1=50, max_games=2,
+        workers=1, move_timeout=0.5,
+    )  # fmt: skip
+    assert (result.games, result.losses) == (2, 2)
+    with pytest.raises(
+        ValueError, match=r"^B 'arena_helpers:sleepy' failed in a game: MoveTimeout"
+    ):
+        sprt("random", "arena_helpers:sleepy", game="tictactoe", elo0=0, elo1=50, workers=1,
+             move_timeout=0.5)  # fmt: skip

@@ -51,6 +51,31 @@ def test_an_unknown_parameter_lists_the_known_ones(game_class) -> None:
         assert parameter.name in str(info.value)
 
 
+SIZED = [c for c in FAMILIES if {"size", "rows", "cols"} <= {p.name for p in c.PARAMETERS}]
+
+
+@pytest.mark.parametrize("game_class", SIZED, ids=lambda c: c.name)
+def test_a_size_that_conflicts_with_rows_or_cols_is_refused(game_class) -> None:
+    for sides, shown in (
+        ({"rows": 10}, "rows=10"),
+        ({"cols": 8}, "cols=8"),
+        ({"rows": 7, "cols": 9}, "rows=7, cols=9"),
+    ):
+        with pytest.raises(ValueError, match=rf"^size=7 conflicts with {shown}: give size"):
+            game_class(size=7, **sides)
+    agreeing = game_class(size=7, rows=7, cols=7)
+    assert (agreeing.rows, agreeing.cols) == (7, 7) == (game_class(size=7).rows, 7)
+    assert (game_class(rows=7, cols=9).rows, game_class(rows=7, cols=9).cols) == (7, 9)
+
+
+def test_gomoku_envs_refuse_a_size_that_conflicts_with_rows() -> None:
+    from connectn_env import gomoku_v0
+
+    assert SIZED, "Gomoku and Hex take size, rows and cols"
+    with pytest.raises(ValueError, match="size=15 conflicts with rows=10"):
+        gomoku_v0.env(size=15, rows=10)
+
+
 EXAMPLES = [
     pytest.param(game_class, parameters, id=f"{game_class.name}-{parameters}")
     for game_class in FAMILIES

@@ -3,16 +3,19 @@ choice, and better choices than PUCT on few simulations."""
 
 from __future__ import annotations
 
+import math
+import time
+
 import numpy as np
 import pytest
 from agents_helpers import play, pz_tictactoe
 
 from agents import MCTSAgent, PUCTAgent
-from agents.gumbel import MAX_CONSIDERED, considered_visits
+from agents.gumbel import MAX_CONSIDERED, halving_level
 from agents.rules import MCTS_SELECTIONS, PUCT_SELECTIONS, selection_rule
-from connectn_env import connect_n_v0, gomoku_v0
+from connectn_env import connect_n_v0, gomoku_v0, othello_v0
 from connectn_env.games import REGISTRY
-from connectn_env.specs import parse_agent_spec
+from connectn_env.specs import MAX_SIMULATIONS, parse_agent_spec
 
 TICTACTOE = REGISTRY["tictactoe"].fixed
 # Positions where the player to move wins at once with one move (and only with it).
@@ -26,11 +29,24 @@ WINS_AT_ONCE = [
 ]
 
 
+def _laid_out(considered: int, simulations: int) -> list[int]:
+    """The schedule laid out whole, as the search once computed it (for comparison)."""
+    if considered <= 1:
+        return list(range(simulations))
+    phases, schedule, level, moves = math.ceil(math.log2(considered)), [], 0, considered
+    while len(schedule) < simulations:
+        for _ in range(max(1, simulations // (phases * moves))):
+            schedule.extend([level] * moves)
+            level += 1
+        moves = max(2, moves // 2)
+    return schedule[:simulations]
+
+
 @pytest.mark.parametrize("considered", [1, 2, 3, 7, 16])
-@pytest.mark.parametrize("simulations", [1, 8, 50, 200])
+@pytest.mark.parametrize("simulations", [1, 8, 50, 200, 1001])
 def test_the_schedule_halves_the_considered_moves(considered, simulations) -> None:
-    schedule = considered_visits(considered, simulations).tolist()
-    assert len(schedule) == simulations
+    schedule = [halving_level(i, considered, simulations) for i in range(simulations)]
+    assert schedule == _laid_out(considered, simulations)
     if considered == 1:
         assert schedule == list(range(simulations))
         return
@@ -40,6 +56,21 @@ def test_the_schedule_halves_the_considered_moves(considered, simulations) -> No
     counts = [schedule.count(level) for level in range(schedule[-1])]  # the last may be cut
     assert all(2 <= count <= considered for count in counts)
     assert counts == sorted(counts, reverse=True)
+
+
+def test_a_budget_of_10_to_the_12_is_planned_without_laying_it_out() -> None:
+    """The schedule is read one simulation at a time: a search capped at 10**12 simulations
+    under a time limit answers in time (the whole schedule, built first, never ended)."""
+    budget = MAX_SIMULATIONS
+    assert halving_level(0, 16, budget) == 0
+    assert halving_level(budget - 1, 16, budget) > halving_level(budget // 2, 16, budget) > 0
+    for make, kwargs in ((connect_n_v0.env, TICTACTOE), (othello_v0.env, {"size": 4})):
+        env = play(lambda: make(**kwargs), [])  # noqa: B023
+        agent = PUCTAgent(simulations=budget, time_limit=0.3, selection="gumbel", seed=0)
+        agent.search(env)  # compiled before the clock
+        start = time.perf_counter()
+        result = agent.search(env)
+        assert time.perf_counter() - start < 5.0 and result.simulations > 0
 
 
 def test_with_8_simulations_gumbel_finds_winning_moves_more_often_than_puct() -> None:
@@ -182,4 +213,4 @@ def test_before_the_root_is_expanded_there_is_no_plan() -> None:
     tree = new_tree(10)
     tree_reset(*tree, 0)
     settings = prepare(tree, SearchSettings(exploration=1.0), np.random.default_rng(0), 30)
-    assert settings.schedule.shape == settings.start.shape == settings.gumbel.shape == (0,)
+    assert settings.plan.shape == settings.start.shape == settings.gumbel.shape == (0,)

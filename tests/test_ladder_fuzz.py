@@ -244,7 +244,7 @@ def report_counts():
     [
         (("set", ("pairings", 0, "wins"), 10**400), r"integers from 0 to 1,000,000,000,000"),
         (("set", ("rungs", 1, "rating"), 10**400), r"rating an integer of about 400 digits"),
-        (("set", ("rungs", 1, "ci95"), [-1e300, 1e300]), r"number of size below 100,000"),
+        (("set", ("rungs", 1, "ci95"), [-1e300, 1e300]), r"each from -10000 to 10000"),
         (("set", ("key",), []), r"unknown ladder key \[\]"),
         (("set", ("version",), "x" * 10**5), r"ladder format version 'xxx.*\.\.\.; this reads 1"),
         (("set", ("seed",), Raw("9" * 5000)), r"not a readable ladder file: Exceeds the limit"),

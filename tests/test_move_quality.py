@@ -8,8 +8,10 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from connectn_env.games.connect_n.solver import Connect4Solver
@@ -67,6 +69,45 @@ def test_a_policy_is_judged_on_given_positions_and_an_illegal_move_is_counted():
     assert isinstance(result, MoveQuality) and result.positions == len(some)
     assert result.errors == len(full) + sum(0 not in p.scores for p in POSITIONS[:3]) > 0
     assert f"{result.errors} positions failed by the candidate" in result.table()
+
+
+class _Meddler:
+    """Plays a legal move on the env itself (``step``) or starts it again (``reset``), then
+    answers a legal move of the position it was given."""
+
+    def __init__(self, call: str) -> None:
+        self.call = call
+
+    def act(self, env) -> int:
+        legal = [int(a) for a in np.flatnonzero(env.observe(env.agent_selection)["action_mask"])]
+        if self.call == "step":
+            env.step(legal[0])
+        else:
+            env.reset()
+        return legal[-1]
+
+
+@pytest.mark.parametrize("call", ["step", "reset"])
+def test_a_candidate_that_steps_or_resets_the_env_fails_every_position(call: str) -> None:
+    result = move_quality(_Meddler(call), POSITIONS[:5], name="meddler")
+    assert (result.errors, result.kept, result.best) == (5, 0, 0)
+    assert result.first_error.startswith("position 1: PositionTampered: the candidate changed ")
+    assert "called env.step or env.reset" in result.table()
+    assert result.to_json()["first_error"] == result.first_error
+
+
+def test_a_move_over_the_time_limit_fails_its_position_and_a_hang_is_interrupted() -> None:
+    def sleepy(observation, action_mask) -> int:
+        time.sleep(30)
+        return int(np.flatnonzero(action_mask)[0])
+
+    start = time.perf_counter()
+    result = move_quality(sleepy, POSITIONS[:3], name="sleepy", move_timeout=0.2)
+    assert time.perf_counter() - start < 10
+    assert result.errors == 3
+    assert result.first_error == "position 1: MoveTimeout: no answer within the 0.2 s move timeout"
+    with pytest.raises(ValueError, match="move_timeout must be greater than 0"):
+        move_quality("random", POSITIONS[:3], move_timeout=0)
 
 
 def test_other_games_and_bad_candidates_are_refused():

@@ -168,6 +168,9 @@ def test_a_shipped_file_that_fails_its_checksum_is_refused_by_name(tmp_path, mon
     (folder / "manifest.json").write_text(json.dumps({"networks": [{"game": "x"}]}))
     with pytest.raises(CheckpointError, match=r"manifest\.json: a damaged manifest"):
         pretrained_networks()
+    (folder / "manifest.json").write_text("[" * 100_000 + "]" * 100_000)  # RecursionError
+    with pytest.raises(CheckpointError, match=r"manifest\.json: a damaged manifest"):
+        pretrained_networks()
 
 
 def test_a_model_cards_strength_table_shows_each_colour_where_measured() -> None:

@@ -59,7 +59,7 @@ def pretrained_networks() -> dict[GameConfig, PretrainedNetwork]:
             game = GameConfig(entry["game"]["name"], dict(entry["game"]["params"]))
             path = NETWORKS / Path(entry["file"]).name
             networks[game] = PretrainedNetwork(game, path, str(entry["sha256"]), entry["card"])
-    except (OSError, ValueError, KeyError, TypeError) as error:
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as error:
         message = f"{MANIFEST}: a damaged manifest of the shipped networks: {error}"
         raise CheckpointError(message) from None
     return networks

@@ -316,6 +316,21 @@ def _rebuild_game(cls: type[BoardGame], parameters: dict[str, Any]) -> BoardGame
     return cls(**parameters)
 
 
+def require_size_agrees(game: BoardGame, given: dict[str, Any]) -> None:
+    """Refuse a ``size`` given with a ``rows`` or ``cols`` that differs from it (a game with
+    the three, whose ``size`` is the side of a square board): which one was meant?
+
+    Raises:
+        ValueError: naming the three values.
+    """
+    size = given.get("size")
+    if size is not None and (game.rows, game.cols) != (size, size):
+        sides = ", ".join(f"{k}={given[k]}" for k in ("rows", "cols") if given.get(k) is not None)
+        raise ValueError(
+            f"size={size} conflicts with {sides}: give size for a square board, or rows and cols"
+        )
+
+
 def dihedral_symmetries(rows: int, cols: int, num_actions: int) -> tuple[Symmetry, ...]:
     """The symmetries of a ``rows`` x ``cols`` rectangle of cells (actions ``r * cols + c``;
     actions from ``rows * cols`` on map to themselves): 8 on a square board, else 4."""

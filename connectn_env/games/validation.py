@@ -70,7 +70,10 @@ def require_number(
     """Return ``value`` as a float if it is a finite real number >= low (> low if strict_low)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number, got {value!r} of type {type(value).__name__}")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an int past a float's range (its digits may be too many to show)
+        raise ValueError(f"{name} must be finite, got a number too large for a float") from None
     if value != value or value in (float("inf"), float("-inf")):
         raise ValueError(f"{name} must be finite, got {value}")
     if low is not None and (value < low or (strict_low and value == low)):

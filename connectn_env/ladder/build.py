@@ -72,7 +72,8 @@ def build_ladder(
         command: The command line to record in the ladder.
 
     Raises:
-        ValueError: an unknown game, a bad rung, ``hold`` of another game, or a bad argument.
+        ValueError: an unknown game, a bad rung, ``hold`` of another game or with a rung
+            that is not in ``rungs``, or a bad argument.
         ArenaError: a results file of another build, or a rung that cannot be built.
         LockError: another process is writing ``results`` (a ValueError too).
     """
@@ -176,10 +177,22 @@ def _unheld(
 
 
 def _held_ratings(hold: Ladder | None, key: str, rungs: list[Rung]) -> dict[str, float]:
-    """The ratings of ``hold``'s rungs that are in ``rungs`` with the same spec."""
+    """The ratings of ``hold``'s rungs that are in ``rungs`` with the same spec.
+
+    Raises:
+        ValueError: ``hold`` is of another game, or has a rung (by label) that is not among
+            ``rungs``: the ladder built would silently lose it.
+    """
     if hold is None:
         return {}
     if hold.key != key:
         raise ValueError(f"the ladder to hold is of {hold.key}, not of {key}")
     specs = {rung.label: rung.spec for rung in rungs}
+    dropped = [f"{r.label!r} ({r.spec})" for r in hold.rungs if r.label not in specs]
+    if dropped:
+        raise ValueError(
+            f"the ladder to hold has rungs that are not among the rungs built: "
+            f"{', '.join(dropped)}; the ladder written would lose them (built: "
+            f"{', '.join(specs)})"
+        )
     return {r.label: r.rating for r in hold.rungs if specs.get(r.label) == r.spec}

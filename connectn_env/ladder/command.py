@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import shlex
 import sys
 from collections.abc import Callable
@@ -13,15 +14,24 @@ from pathlib import Path
 
 from connectn_env.arena.lifeline import exit_on_termination
 from connectn_env.arena.outputs import check_output_file, check_separate_files
-from connectn_env.arena.tournament import MAX_WORKERS
+from connectn_env.arena.tournament import MAX_MOVE_TIMEOUT, MAX_WORKERS
 from connectn_env.atomic_write import write_text_atomically
-from connectn_env.gameoptions import path_argument
+from connectn_env.gameoptions import ascii_float, path_argument
 from connectn_env.ladder.build import build_ladder
 from connectn_env.ladder.evaluation import DEFAULT_GAMES, Evaluation, evaluate
 from connectn_env.ladder.games import ladder_key
 from connectn_env.ladder.ladderfile import load_ladder, shipped_ladder
+from connectn_env.ladder.matches import DEFAULT_MOVE_TIMEOUT
 from connectn_env.ladder.movequality import MoveQuality, move_quality
-from connectn_env.ladder.sprt import DEFAULT_MAX_GAMES, SPRTResult, sprt
+from connectn_env.ladder.sprt import (
+    DEFAULT_MAX_GAMES,
+    MAX_ELO_BOUND,
+    MIN_ELO_GAP,
+    MIN_PROBABILITY,
+    SPRTResult,
+    sprt,
+)
+from connectn_env.safetext import printable
 from connectn_env.same_file import check_outputs, spec_inputs
 
 __all__ = [
@@ -33,6 +43,7 @@ __all__ = [
 ]
 
 IntType = Callable[[str], int]
+_NEGATIVE_VALUE = re.compile(r"^-\.?[0-9]")
 
 
 def add_ladder_build_options(
@@ -76,6 +87,9 @@ def add_evaluate_options(
     sub: argparse.ArgumentParser, count: IntType, workers: IntType, seed: IntType
 ) -> None:
     """``connectn evaluate GAME CANDIDATE``'s options."""
+    # "--sprt -1.75,0.25": an argument that starts with a minus and a digit is a value, not an
+    # option (argparse's own rule takes only plain negative numbers such as -1.75)
+    sub._negative_number_matcher = _NEGATIVE_VALUE
     sub.add_argument(
         "candidate",
         metavar="CANDIDATE",
@@ -93,6 +107,15 @@ def add_evaluate_options(
         "--minutes", type=_minutes, metavar="M", help="stop starting games after M minutes"
     )
     _run_options(sub, workers, seed)
+    sub.add_argument(
+        "--move-timeout",
+        type=_seconds,
+        default=DEFAULT_MOVE_TIMEOUT,
+        metavar="S",
+        help=f"seconds per move (default {DEFAULT_MOVE_TIMEOUT:g}, at most {MAX_MOVE_TIMEOUT:g}): "
+        "the candidate loses a game, or fails a position, it takes longer in; a rung or B "
+        "stops the run",
+    )
     sub.add_argument("--json", type=path_argument, metavar="FILE", help="write the result as JSON")
     sub.add_argument(
         "--results",
@@ -149,35 +172,48 @@ def _run_options(sub: argparse.ArgumentParser, workers: IntType, seed: IntType) 
 
 
 def _minutes(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
+    value = _number(text)
+    if not value > 0:
         raise argparse.ArgumentTypeError(f"expected minutes > 0, got {text[:40]!r}")
     return value
 
 
+def _seconds(text: str) -> float:
+    value = _number(text)
+    if not 0 < value <= MAX_MOVE_TIMEOUT:
+        raise argparse.ArgumentTypeError(
+            f"expected seconds > 0 and at most {MAX_MOVE_TIMEOUT:g}, got {text[:40]!r}"
+        )
+    return value
+
+
 def _probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 < value < 0.5:
-        raise argparse.ArgumentTypeError(f"expected a probability in (0, 0.5), got {text[:40]!r}")
+    value = _number(text)
+    if not MIN_PROBABILITY <= value < 0.5:
+        raise argparse.ArgumentTypeError(
+            f"expected a probability from {MIN_PROBABILITY:g} to less than 0.5, got {text[:40]!r}"
+        )
     return value
 
 
 def _bounds(text: str) -> tuple[float, float]:
-    try:
-        low, high = (float(part) for part in text.split(","))
-    except ValueError:
-        low = high = math.nan
-    if not (math.isfinite(low) and math.isfinite(high) and low < high):
+    parts = text.split(",")
+    low, high = (_number(part) for part in parts) if len(parts) == 2 else (math.nan, math.nan)
+    if not (low >= -MAX_ELO_BOUND and high <= MAX_ELO_BOUND and high - low >= MIN_ELO_GAP):
         raise argparse.ArgumentTypeError(
-            f"expected ELO0,ELO1 with ELO0 < ELO1 (such as 0,50), got {text[:40]!r}"
+            f"expected ELO0,ELO1 with {-MAX_ELO_BOUND:g} <= ELO0 < ELO1 <= {MAX_ELO_BOUND:g}, "
+            f"at least {MIN_ELO_GAP:g} apart (such as 0,50), got {text[:40]!r}"
         )
     return low, high
+
+
+def _number(text: str) -> float:
+    """A number in ASCII digits (:func:`ascii_float`), or NaN: the callers say what they
+    expected."""
+    try:
+        return ascii_float(text)
+    except argparse.ArgumentTypeError:
+        return math.nan
 
 
 def _require_ladder_to_replace(out: Path, key: str, allow_factories: bool = False) -> None:
@@ -213,7 +249,7 @@ def run_ladder_command(args: argparse.Namespace) -> int:
             ladder = shipped_ladder(key)
         else:
             ladder = load_ladder(args.file, key, allow_factories=args.allow_factories)
-        print(ladder.table())
+        _show(ladder.table())
         return 0
     out = args.out or Path(f"{key}.ladder.json")
     results = args.results or out.with_name(out.name.removesuffix(".json") + ".games.jsonl")
@@ -235,8 +271,8 @@ def run_ladder_command(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
             command=_command_line(),
         )
-    print(ladder.table())
-    print(f"\nwritten: {out} (games in {results})")
+    _show(ladder.table())
+    _show(f"\nwritten: {out} (games in {results})")
     return 0
 
 
@@ -266,9 +302,13 @@ def _move_quality(args: argparse.Namespace) -> MoveQuality:
     if given:
         raise ValueError(f"--positions judges one move per position: not with {', '.join(given)}")
     result = move_quality(
-        args.candidate, game=args.game_config, seed=args.seed, progress=not args.no_progress
+        args.candidate,
+        game=args.game_config,
+        seed=args.seed,
+        progress=not args.no_progress,
+        move_timeout=args.move_timeout,
     )
-    print(result.table())
+    _show(result.table())
     return result
 
 
@@ -307,8 +347,9 @@ def _games(args: argparse.Namespace) -> SPRTResult | Evaluation:
                 results=args.results,
                 seed=args.seed,
                 report=None if args.no_progress else _Reporter(),
+                move_timeout=args.move_timeout,
             )
-            print(f"SPRT {result.a} vs {result.b}, H0: {result.elo0:g} Elo, H1: {result.elo1:g}")
+            _show(f"SPRT {result.a} vs {result.b}, H0: {result.elo0:g} Elo, H1: {result.elo1:g}")
             print(result.line())
             print(result.verdict)
             if result.warning is not None:
@@ -326,8 +367,9 @@ def _games(args: argparse.Namespace) -> SPRTResult | Evaluation:
                 seed=args.seed,
                 progress=not args.no_progress,
                 allow_factories=args.allow_factories,
+                move_timeout=args.move_timeout,
             )
-            print(result.table())
+            _show(result.table())
     return result
 
 
@@ -352,6 +394,13 @@ class _Reporter:
         if (decided and not self.decided) or (not decided and state.games - self.shown >= 10):
             self.shown, self.decided = state.games, decided
             print(state.line(), file=sys.stderr, flush=True)
+
+
+def _show(text: str) -> None:
+    """Print ``text`` with its control characters escaped: labels, specs and the build's
+    command come from ladder files and command lines (an ANSI escape in a rung's label
+    would otherwise reach the terminal)."""
+    print(printable(text, newlines=True))
 
 
 def _command_line() -> str:

@@ -36,7 +36,13 @@ from connectn_env.ladder.ladderfile import (
     missing_note,
     shipped_ladder,
 )
-from connectn_env.ladder.matches import open_results, play_tasks
+from connectn_env.ladder.matches import (
+    DEFAULT_MOVE_TIMEOUT,
+    open_results,
+    play_tasks,
+    require_candidate_at_fault,
+    require_move_timeout,
+)
 from connectn_env.specs import parse_agent_spec
 
 __all__ = ["DEFAULT_GAMES", "Evaluation", "RungScore", "choose_rung", "evaluate"]
@@ -172,6 +178,7 @@ def evaluate(
     name: str | None = None,
     progress: bool = False,
     allow_factories: bool = False,
+    move_timeout: float | None = DEFAULT_MOVE_TIMEOUT,
 ) -> Evaluation:
     """Rate ``candidate`` on ``game``'s ladder (see the module docstring).
 
@@ -197,13 +204,17 @@ def evaluate(
         allow_factories: Accept a ladder file whose rungs name factories
             (``module:callable``: their code runs); by default its rungs must be built-in
             agents (see :func:`~connectn_env.ladder.ladderfile.load_ladder`).
+        move_timeout: Seconds per move (default 300, at most a day; None: no limit), as the
+            arena's: the candidate loses a game it takes longer in (a hung worker process is
+            killed), a rung that does stops the run. An object or a callable plays here and
+            loses only once its move returns (a hang cannot be stopped in this process).
 
     Raises:
         ValueError: an unknown game or candidate, a game without a ladder, a candidate or a
             rung that cannot be built or play the game, a bad argument (named, with what is
-            allowed); nothing is written then. Also a rung that fails in a game (the games
-            played until then stay in ``results``), and no game at all (``minutes`` ran out
-            before the first one): a rating of no game would be nan.
+            allowed); nothing is written then. Also a rung that fails in a game (an error, a
+            timeout; the games played until then stay in ``results``), and no game at all
+            (``minutes`` ran out before the first one): a rating of no game would be nan.
         TypeError: a candidate that is neither a spec, an agent nor a callable.
         ArenaError: a results file of another evaluation (a ValueError too).
     """
@@ -212,6 +223,7 @@ def evaluate(
     ladder = ladder.playable()
     cap, deadline = _budget(games, minutes)
     seed = require_int("seed", seed, 0)
+    move_timeout = require_move_timeout(move_timeout)
     entry = make_candidate(candidate, name)
     label = entry.label if entry.label not in ladder.labels else f"{entry.label} (candidate)"
     check_candidate(entry, ladder.game)
@@ -220,7 +232,8 @@ def evaluate(
     if workers is None:
         workers = 1 if local else os.cpu_count() or 1
     specs = [entry.spec, *(rung.spec for rung in ladder.rungs)]
-    with open_results(results, ladder.game, seed, [label, *ladder.labels], specs) as store:
+    players = [label, *ladder.labels]
+    with open_results(results, ladder.game, seed, players, specs, move_timeout) as store:
         counts = {rung.label: [0, 0, 0, 0] for rung in ladder.rungs}  # W, D, L, errors
         finished: set[tuple[str, str, int]] = set()
         for result in store.stream() if store else ():
@@ -228,7 +241,7 @@ def evaluate(
                 _count(counts, result, label)
                 finished.add(result.key)
         state = _Schedule(ladder, label, counts, finished)
-        tasks = state.tasks(entry, seed, cap, deadline)
+        tasks = state.tasks(entry, seed, cap, deadline, move_timeout)
         display = _Display(cap - len(finished), deadline, enabled=progress)
         played = 0
         for result in play_tasks(tasks, workers=workers, ray=ray, local=local):
@@ -285,15 +298,10 @@ def _count(counts: dict[str, list[int]], result: Any, label: str) -> None:
         ValueError: the rung, not the candidate, failed in that game (its error is named):
             the game says nothing of the candidate.
     """
-    error = result.error
-    if error is not None and error["agent"] != label:
-        raise ValueError(
-            f"ladder rung {error['agent']!r} failed in a game: {error['type']}: "
-            f"{error['message']}; the ladder cannot rate a candidate"
-        )
+    require_candidate_at_fault(result, label, "ladder rung", "the ladder cannot rate a candidate")
     row = counts[result.pairing[1]]
     row[2 - round(2 * result.score_of(label))] += 1
-    if error is not None:
+    if result.error is not None:
         row[3] += 1
 
 
@@ -355,7 +363,12 @@ class _Schedule:
         ).ratings[self.label]
 
     def tasks(
-        self, entry: Candidate, seed: int, cap: int, deadline: float | None
+        self,
+        entry: Candidate,
+        seed: int,
+        cap: int,
+        deadline: float | None,
+        move_timeout: float | None,
     ) -> Iterator[GameTask]:
         """Games until ``cap`` games are done or started, or ``deadline`` passes."""
         games = {rung: sum(row[:3]) for rung, row in self.counts.items()}  # resumed, issued
@@ -370,7 +383,8 @@ class _Schedule:
                     return
                 pairing = (self.label, rung)
                 specs = (entry.spec, self.specs[rung])
-                yield pairing_task(self.ladder.game, pairing, specs, next_index[rung], seed)
+                index = next_index[rung]
+                yield pairing_task(self.ladder.game, pairing, specs, index, seed, move_timeout)
                 next_index[rung] += 1
                 games[rung] += 1
                 total += 1

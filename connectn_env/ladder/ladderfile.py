@@ -62,8 +62,8 @@ DATA = Path(__file__).resolve().parent / "data"
 FORMAT = "connectn-ladder"
 VERSION = 1
 TARGET_HALF_WIDTH = 35.0  # Elo: a rating's 95% interval at most +-35
+MAX_RATING = 10_000.0  # Elo: a rating or interval end beyond +-this is refused
 _MAX_BYTES = 1 << 22
-MAX_ELO = 100_000.0  # a rating's size: beyond it, expected scores overflow (none comes near)
 MAX_COUNT = 10**12  # games, wins, draws, losses, errors
 
 
@@ -413,6 +413,10 @@ def _count(value: Any) -> bool:
     return type(value) is int and 0 <= value <= MAX_COUNT
 
 
+def _rating(value: Any) -> bool:
+    return _number(value) and abs(value) <= MAX_RATING
+
+
 def _rungs(value: Any, fail: Any, allow_factories: bool) -> list[LadderRung]:
     if not isinstance(value, list) or not value:
         raise fail("'rungs' must be a non-empty list")
@@ -438,15 +442,15 @@ def _rungs(value: Any, fail: Any, allow_factories: bool) -> list[LadderRung]:
                 f"rung {short_repr(label)}: bad spec: {error}{_factory_note(spec)}"
             ) from None
         if not (
-            _number(rating, MAX_ELO)
+            _rating(rating)
             and isinstance(ci95, list)
             and len(ci95) == 2
-            and all(_number(v, MAX_ELO) for v in ci95)
+            and all(_rating(v) for v in ci95)
             and ci95[0] <= rating <= ci95[1]
         ):
             raise fail(
-                f"rung {short_repr(label)}: rating {short_repr(rating)} must be a number of size "
-                f"below {MAX_ELO:,.0f} inside its ci95 {short_repr(ci95)}"
+                f"rung {short_repr(label)}: rating {short_repr(rating)} must be a number inside "
+                f"its ci95 {short_repr(ci95)}, each from {-MAX_RATING:g} to {MAX_RATING:g}"
             )
         if not _count(games):
             raise fail(

@@ -14,12 +14,20 @@ from connectn_env.arena.plan import GameTask
 from connectn_env.arena.played import played_by
 from connectn_env.arena.pool import play_games
 from connectn_env.arena.results import GameResult, ResultsFile
-from connectn_env.arena.tournament import MAX_WORKERS
+from connectn_env.arena.tournament import MAX_MOVE_TIMEOUT, MAX_WORKERS
 from connectn_env.arena.worker import play_game
 from connectn_env.games.config import GameConfig
-from connectn_env.games.validation import require_int
+from connectn_env.games.validation import require_int, require_number
 
-__all__ = ["open_results", "play_tasks"]
+__all__ = [
+    "DEFAULT_MOVE_TIMEOUT",
+    "open_results",
+    "play_tasks",
+    "require_candidate_at_fault",
+    "require_move_timeout",
+]
+
+DEFAULT_MOVE_TIMEOUT = 300.0  # seconds: far above any rung's move, so only a hang reaches it
 
 
 def play_tasks(
@@ -37,6 +45,21 @@ def play_tasks(
     return play_games(tasks, require_int("workers", workers, 1, MAX_WORKERS))
 
 
+def require_move_timeout(value: float | None) -> float | None:
+    """``value`` checked as the arena checks its move timeout: None (no limit) or seconds
+    greater than 0, at most a day.
+
+    Raises:
+        TypeError, ValueError: naming ``move_timeout`` and what is allowed.
+    """
+    if value is None:
+        return None
+    value = require_number("move_timeout", value, 0.0, strict_low=True)
+    if value > MAX_MOVE_TIMEOUT:
+        raise ValueError(f"move_timeout must be at most {MAX_MOVE_TIMEOUT:g} seconds, got {value}")
+    return value
+
+
 @contextmanager
 def open_results(
     path: str | Path | None,
@@ -44,23 +67,46 @@ def open_results(
     seed: int,
     labels: Sequence[str],
     specs: Sequence[Any] = (),
+    move_timeout: float | None = None,
 ) -> Iterator[ResultsFile | None]:
     """The results file at ``path`` (None: none), created or checked as the arena does: a
-    file of another game or seed, or with other seats, is refused (``ArenaError``), and so is
-    a file whose games of these ``labels`` were played by other agents than ``specs`` (an
-    ``AgentSpec``, spec text, or anything else: an agent no spec names). It is locked against
-    another writer until the block ends."""
+    file of another game, seed or move timeout, or with other seats, is refused
+    (``ArenaError``), and so is a file whose games of these ``labels`` were played by other
+    agents than ``specs`` (an ``AgentSpec``, spec text, or anything else: an agent no spec
+    names). It is locked against another writer until the block ends."""
     if path is None:
         yield None
         return
     path = check_output_file(path, "--results", "a results file")
-    header = {"game": game.name, "params": game.params, "seed": seed, "move_timeout": None}
+    header = {"game": game.name, "params": game.params, "seed": seed, "move_timeout": move_timeout}
     with ResultsFile(path, header, option="--results") as store:
         store.check_plan(list(labels), 2**62)
         store.name_agents(
             {label: played_by(spec, game) for label, spec in zip(labels, specs, strict=True)}
         )
         yield store
+
+
+def require_candidate_at_fault(result: GameResult, candidate: str, role: str, why: str) -> None:
+    """Refuse a game that another agent than ``candidate`` lost by an error (it raised,
+    played an illegal move, ran out of time or its process died): such a game says nothing
+    of the candidate, and counting it as a win would lift it.
+
+    Args:
+        result: A finished game of ``candidate``.
+        candidate: The label of the agent judged.
+        role: What the other agent is called (``"ladder rung"``, ``"B"``).
+        why: What cannot go on (``"the ladder cannot rate a candidate"``).
+
+    Raises:
+        ValueError: the message names the agent, its error and ``why``.
+    """
+    error = result.error
+    if error is not None and error["agent"] != candidate:
+        raise ValueError(
+            f"{role} {error['agent']!r} failed in a game: {error['type']}: {error['message']}; "
+            f"{why}"
+        )
 
 
 def _ignore(message: tuple) -> None:

@@ -6,16 +6,22 @@ intervals. ``connectn evaluate connect_four CANDIDATE --positions`` prints it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import signal
+import threading
+import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from connectn_env.arena.progress import Progress
+from connectn_env.arena.worker import describe_error, tampering
 from connectn_env.elo import wilson
 from connectn_env.games.validation import require_action, require_int
 from connectn_env.ladder.candidates import check_candidate, make_candidate
 from connectn_env.ladder.games import ladder_key
+from connectn_env.ladder.matches import DEFAULT_MOVE_TIMEOUT, require_move_timeout
 from connectn_env.ladder.positions import GAME, Position, load_positions
 
 __all__ = ["MoveQuality", "move_quality"]
@@ -30,8 +36,10 @@ class MoveQuality:
         positions: Positions judged.
         kept: Moves that keep the result (a win stays a win, a draw a draw).
         best: Best moves (the fastest win, the slowest loss).
-        errors: Positions where the candidate failed (an illegal move, an exception):
-            counted as neither kept nor best.
+        errors: Positions where the candidate failed (an illegal move, an exception, a move
+            over the time limit, a change to the env during its move): counted as neither
+            kept nor best.
+        first_error: The first failure, described (None: none).
     """
 
     candidate: str
@@ -39,6 +47,7 @@ class MoveQuality:
     kept: int
     best: int
     errors: int
+    first_error: str | None = None
 
     @property
     def kept_share(self) -> float:
@@ -67,7 +76,10 @@ class MoveQuality:
         ):
             lines.append(f"{name:<11}  {count:4d}  {share:6.1%}  95% CI [{low:.1%}, {high:.1%}]")
         if self.errors:
-            lines.append(f"{self.errors} positions failed by the candidate (illegal moves...)")
+            lines.append(
+                f"{self.errors} positions failed by the candidate (illegal moves...); the "
+                f"first: {self.first_error}"
+            )
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
@@ -83,6 +95,7 @@ class MoveQuality:
             "best_share": self.best_share,
             "best_ci95": list(self.best_ci95),
             "errors": self.errors,
+            "first_error": self.first_error,
         }
 
 
@@ -94,11 +107,14 @@ def move_quality(
     seed: int = 0,
     name: str | None = None,
     progress: bool = False,
+    move_timeout: float | None = DEFAULT_MOVE_TIMEOUT,
 ) -> MoveQuality:
     """Judge ``candidate``'s move in each position by the solver's scores.
 
     The candidate is built once (seed ``seed``) and asked for a move in each position, on a
-    fresh env; positions run one after another in this process.
+    fresh env; positions run one after another in this process. As in the arena's games, a
+    move fails the position if it raises, is illegal, takes longer than ``move_timeout`` or
+    changes the env (the candidate called ``env.step`` or ``env.reset`` itself).
 
     Args:
         candidate: What ``evaluate`` takes: an agent spec, ``"sb3:path=model.zip"``, an
@@ -110,15 +126,19 @@ def move_quality(
         seed: The candidate's seed.
         name: Its label (default: its spec, or its class or function name).
         progress: Show progress on stderr.
+        move_timeout: Seconds per move (default 300, at most a day; None: no limit). A move
+            in Python code is interrupted at the limit (by ``SIGALRM``, in the main thread
+            of a POSIX process); one in compiled code fails once it returns.
 
     Raises:
         ValueError: another game, an unknown candidate, a damaged positions file, no
-            positions (named, with what is allowed).
+            positions, a bad ``move_timeout`` (named, with what is allowed).
         TypeError: a candidate that is neither a spec, an agent nor a callable, or
             positions that are not ``Position`` objects.
     """
     _check_game(game)
     seed = require_int("seed", seed, 0)
+    move_timeout = require_move_timeout(move_timeout)
     entry = make_candidate(candidate, name)
     if positions is None or isinstance(positions, str | Path):
         positions = load_positions(positions)
@@ -132,13 +152,16 @@ def move_quality(
     agent = entry.spec.build(seed)
     bar = Progress(len(positions), enabled=progress, unit="positions")
     kept = best = errors = 0
-    for position in positions:
-        column = _move(agent, position)
-        errors += column is None
+    first_error = None
+    for number, position in enumerate(positions, start=1):
+        column, failure = _move(agent, position, move_timeout)
+        if failure is not None:
+            errors += 1
+            first_error = first_error or f"position {number}: {failure}"
         kept += column is not None and position.keeps(column)
         best += column is not None and position.is_best(column)
         bar.advance()
-    return MoveQuality(entry.label, len(positions), kept, best, errors)
+    return MoveQuality(entry.label, len(positions), kept, best, errors, first_error)
 
 
 def _check_game(game: Any) -> None:
@@ -152,14 +175,61 @@ def _check_game(game: Any) -> None:
         )
 
 
-def _move(agent: Any, position: Position) -> int | None:
-    """The candidate's column in ``position``, or None if it failed or played illegally."""
+def _move(
+    agent: Any, position: Position, move_timeout: float | None
+) -> tuple[int | None, str | None]:
+    """The candidate's column in ``position`` and None, or None and what went wrong."""
     env = GAME.make_env()
     env.reset()
+    reference = GAME.make_game().new_initial_state()
     for column in position.moves:
         env.step(column)
+        reference.apply_action(column)
+    begin = time.perf_counter()
     try:
-        column = require_action(agent.act(env), GAME.make_game().num_actions)
-    except Exception:  # the candidate's failure is counted, the run goes on
-        return None
-    return column if column in position.scores else None
+        with _interrupted_after(move_timeout):
+            action = agent.act(env)
+        elapsed = time.perf_counter() - begin
+        changed = tampering(env, reference)
+        if changed is not None:
+            return None, (
+                f"PositionTampered: the candidate changed {changed} during its move (it "
+                "called env.step or env.reset, or wrote into the env)"
+            )
+        if move_timeout is not None and elapsed > move_timeout:
+            raise MoveTimeout(f"move took {elapsed:.3f} s, more than the {move_timeout:g} s")
+        column = require_action(action, reference.game.num_actions)
+    except Exception as error:  # the candidate's failure is counted, the run goes on
+        kind, message = describe_error(error)
+        return None, f"{kind}: {message}"
+    if column not in position.scores:
+        return None, f"IllegalAction: action {column} is not a legal column there"
+    return column, None
+
+
+class MoveTimeout(Exception):
+    """A move ran past the time limit."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"{message} move timeout")
+
+
+@contextlib.contextmanager
+def _interrupted_after(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`MoveTimeout` in the block's Python code after ``seconds`` (where
+    ``SIGALRM`` can be used: the main thread of a POSIX process)."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if seconds is None or not usable:
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise MoveTimeout(f"no answer within the {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

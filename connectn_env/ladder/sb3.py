@@ -22,6 +22,7 @@ import numpy as np
 from agents import PolicyAgent
 from connectn_env.games import BoardGame
 from connectn_env.ladder.sb3_load import load_sb3_model
+from connectn_env.safe_files import require_regular_file
 
 __all__ = ["SB3_FACTORY", "SB3_PREFIX", "SB3Agent", "sb3_agent"]
 
@@ -50,10 +51,11 @@ class SB3Agent:
     def model(self) -> Any:
         """The loaded model (loaded on first use)."""
         try:
-            stamp = os.stat(self.path).st_mtime_ns
-        except OSError as error:
+            status = os.stat(self.path)
+            require_regular_file(self.path, status.st_mode)  # a FIFO would block the load
+        except (OSError, ValueError) as error:
             raise ValueError(f"sb3 model {self.path!r} cannot be read: {error}") from None
-        return _load(self.path, stamp, self.unpickle)
+        return _load(self.path, status.st_mtime_ns, self.unpickle)
 
     def check_game(self, game: BoardGame) -> None:
         """Refuse a model whose observation or action shape is not ``game``'s.

@@ -41,12 +41,28 @@ from connectn_env.arena.results import GameResult
 from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import require_int, require_number
 from connectn_env.ladder.candidates import check_candidate, make_candidate
-from connectn_env.ladder.matches import open_results, play_tasks
+from connectn_env.ladder.matches import (
+    DEFAULT_MOVE_TIMEOUT,
+    open_results,
+    play_tasks,
+    require_candidate_at_fault,
+    require_move_timeout,
+)
 from connectn_env.pentanomial import Pentanomial
 
-__all__ = ["SPRTResult", "sprt", "sprt_bounds"]
+__all__ = [
+    "MAX_ELO_BOUND",
+    "MIN_ELO_GAP",
+    "MIN_PROBABILITY",
+    "SPRTResult",
+    "sprt",
+    "sprt_bounds",
+]
 
 DEFAULT_MAX_GAMES = 2000
+MAX_ELO_BOUND = 1000.0  # |elo0|, |elo1| at most this: a score of 0.3% to 99.7%
+MIN_ELO_GAP = 0.1  # elo1 - elo0 at least this: closer bounds give one score, and no decision
+MIN_PROBABILITY = 1e-6  # alpha and beta at least this: LLR bounds within +-14
 REPEATS_WARNED = 0.1  # a warning when more than this share of the games repeat earlier ones
 METHOD = "GSPRT approximation, logistic Elo, pentanomial on game pairs (fishtest)"
 
@@ -174,6 +190,7 @@ def sprt(
     results: str | Path | None = None,
     seed: int = 0,
     report: Callable[[SPRTResult], None] | None = None,
+    move_timeout: float | None = DEFAULT_MOVE_TIMEOUT,
 ) -> SPRTResult:
     """Play A against B in game pairs, colours swapped within each pair, until the SPRT
     accepts a hypothesis or ``max_games`` are played (see the module docstring).
@@ -184,10 +201,10 @@ def sprt(
         a: The agent tested (any candidate of :func:`~connectn_env.ladder.evaluate`).
         b: The reference agent.
         game: A game name or ``GameConfig`` (any game: no ladder is needed).
-        elo0: H0's Elo difference of A over B.
-        elo1: H1's, greater than ``elo0``.
-        alpha: The probability of accepting H1 when H0 holds.
-        beta: The probability of accepting H0 when H1 holds.
+        elo0: H0's Elo difference of A over B, -1000 to 1000.
+        elo1: H1's, at least 0.1 more than ``elo0``, at most 1000.
+        alpha: The probability of accepting H1 when H0 holds, from 1e-6 to less than 0.5.
+        beta: The probability of accepting H0 when H1 holds (the same range).
         max_games: Stop with "inconclusive" after this many games (an even number: the
             games come in pairs).
         workers: Worker processes (default: all cores).
@@ -196,27 +213,36 @@ def sprt(
             game of an unfinished pair is played).
         seed: Base seed of the games.
         report: Called with the state after every pair counted (or several at once).
+        move_timeout: Seconds per move (default 300, at most a day; None: no limit), as
+            :func:`~connectn_env.ladder.evaluate`'s: A loses a game it takes longer in, B
+            taking longer stops the test.
 
     Raises:
-        ValueError: a bad bound, probability or count (named), an unknown game or agent.
+        ValueError: a bad bound, probability or count (named), an unknown game or agent;
+            also B failing in a game (it raised, played an illegal move, ran out of time or
+            its process died): the games played until then stay in ``results``.
         TypeError: an agent that is neither a spec, an agent object nor a callable.
     """
     config = game if isinstance(game, GameConfig) else GameConfig(game)
-    elo0 = require_number("elo0", elo0)
-    elo1 = require_number("elo1", elo1)
-    if not elo0 < elo1:
-        raise ValueError(f"elo0 must be less than elo1, got {elo0:g} and {elo1:g}")
+    elo0, elo1 = _elo("elo0", elo0), _elo("elo1", elo1)
+    if not elo1 - elo0 >= MIN_ELO_GAP:
+        raise ValueError(
+            f"elo0 must be less than elo1 by at least {MIN_ELO_GAP:g} Elo, got {elo0:g} and "
+            f"{elo1:g}"
+        )
     alpha, beta = _probability("alpha", alpha), _probability("beta", beta)
     max_games = require_int("max_games", max_games, 2)
     if max_games % 2:
         raise ValueError(f"max_games must be even (the games come in pairs), got {max_games}")
     seed = require_int("seed", seed, 0)
+    move_timeout = require_move_timeout(move_timeout)
     first, second = make_candidate(a), make_candidate(b, role="B")
     labels = (first.label, second.label if second.label != first.label else f"{second.label}#2")
     check_candidate(first, config)
     check_candidate(second, config, role="B")
     test = _PairedTest(labels, elo0, elo1, sprt_bounds(alpha, beta), max_games // 2)
-    with open_results(results, config, seed, labels, (first.spec, second.spec)) as store:
+    specs = (first.spec, second.spec)
+    with open_results(results, config, seed, labels, specs, move_timeout) as store:
         for result in store.stream() if store else ():
             if result.pairing == labels:
                 test.add(result)
@@ -227,7 +253,7 @@ def sprt(
                 if test.decision is not None:
                     return
                 if index not in test.played:
-                    yield pairing_task(config, labels, (first.spec, second.spec), index, seed)
+                    yield pairing_task(config, labels, specs, index, seed, move_timeout)
 
         local = first.local or second.local
         if workers is None:
@@ -260,7 +286,9 @@ class _PairedTest:
 
     def add(self, result: GameResult) -> bool:
         """Take a game's result; count the pairs it completes while the test runs. Whether
-        a pair was counted."""
+        a pair was counted. A game B lost by an error stops the test (A's win there says
+        nothing of A)."""
+        require_candidate_at_fault(result, self.labels[0], "B", "the A/B test cannot judge A")
         self.played[result.index] = result
         counted = False
         while self.decision is None:
@@ -304,8 +332,19 @@ def _signed(value: float | None, unbounded: str) -> str:
     return unbounded if value is None else f"{value:+.0f}"
 
 
+def _elo(name: str, value: Any) -> float:
+    value = require_number(name, value)
+    if abs(value) > MAX_ELO_BOUND:
+        raise ValueError(
+            f"{name} must be from {-MAX_ELO_BOUND:g} to {MAX_ELO_BOUND:g} Elo, got {value:g}"
+        )
+    return value
+
+
 def _probability(name: str, value: Any) -> float:
-    value = require_number(name, value, 0.0, strict_low=True)
-    if value >= 0.5:
-        raise ValueError(f"{name} must be greater than 0 and less than 0.5, got {value:g}")
+    value = require_number(name, value)
+    if not MIN_PROBABILITY <= value < 0.5:
+        raise ValueError(
+            f"{name} must be at least {MIN_PROBABILITY:g} and less than 0.5, got {value:g}"
+        )
     return value

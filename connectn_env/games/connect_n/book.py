@@ -135,7 +135,7 @@ class OpeningBook:
         try:
             info = json.loads(body[4 : 4 + length])
             rows, cols = info["rows"], info["cols"]
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):  # deep nesting too
             raise ValueError(f"{name} is damaged: its JSON block cannot be read") from None
         if (rows, cols) != (BOOK_ROWS, BOOK_COLS):
             raise ValueError(f"{name} is a book of {rows} x {cols}, not Connect Four 6 x 7")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from connectn_env.games.game import MAX_SIDE, BoardGame, ExactSolver
+from connectn_env.games.game import MAX_SIDE, BoardGame, ExactSolver, require_size_agrees
 from connectn_env.games.lib import line_heuristics, placement, placement_tactics
 from connectn_env.games.lib.lines import winning_line_cells
 from connectn_env.games.lib.threat_space import ThreatSpaceSolver
@@ -20,7 +20,8 @@ class GomokuGame(BoardGame):
     """Gomoku: five in a row on a ``size`` x ``size`` (or ``rows`` x ``cols``) board.
 
     Args:
-        size: Side of a square board (default 15); ignored where rows/cols are given.
+        size: Side of a square board (default 15); rows/cols may be given instead
+            (one that differs from a size given with it is refused).
         rows: Board height, 1 to 32 (default ``size``).
         cols: Board width, 1 to 32 (default ``size``); max(rows, cols) must be at least 5.
         rule: ``"freestyle"`` (five or more in a row wins) or ``"standard"`` (exactly five
@@ -63,6 +64,10 @@ class GomokuGame(BoardGame):
         {"rows": 1, "cols": 5},
         {"rows": 7, "cols": 12, "rule": "standard"},
     )
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        require_size_agrees(self, kwargs)
 
     def _resolve(self, values: dict[str, Any]) -> dict[str, Any]:
         rows = values["size"] if values["rows"] is None else values["rows"]

@@ -7,7 +7,13 @@ from typing import Any
 import numpy as np
 
 from connectn_env.games.contract import Status
-from connectn_env.games.game import MAX_SIDE, STONE_CHARS, BoardGame, Symmetry
+from connectn_env.games.game import (
+    MAX_SIDE,
+    STONE_CHARS,
+    BoardGame,
+    Symmetry,
+    require_size_agrees,
+)
 from connectn_env.games.hex import heuristics as hex_heuristics
 from connectn_env.games.hex import kernels
 from connectn_env.games.hex.tactics import TACTICS
@@ -27,7 +33,8 @@ class HexGame(BoardGame):
     and right columns. Actions are cells ``r * cols + c``.
 
     Args:
-        size: Side of a square board (default 11); ignored where rows/cols are given.
+        size: Side of a square board (default 11); rows/cols may be given instead
+            (one that differs from a size given with it is refused).
         rows: Board height, 1 to 32 (default ``size``).
         cols: Board width, 1 to 32 (default ``size``).
         swap: Enable the swap (pie) rule, square boards only: action ``rows * cols`` is
@@ -65,6 +72,10 @@ class HexGame(BoardGame):
         {"size": 2, "swap": True},
         {"swap": True},
     )
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        require_size_agrees(self, kwargs)
 
     def _resolve(self, values: dict[str, Any]) -> dict[str, Any]:
         rows = values["size"] if values["rows"] is None else values["rows"]
