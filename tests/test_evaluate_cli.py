@@ -58,7 +58,7 @@ def test_evaluate_refuses_unknown_candidates_and_games_without_a_ladder(tmp_path
     ladder = _connectn("evaluate", *SIX, "random", *ab, "--ladder", "x.json", cwd=tmp_path)
     assert ladder.returncode == 2 and "the A/B mode (--vs) takes no --ladder" in ladder.stderr
     sprt_only = _connectn(
-        "evaluate", *SIX, "random", "--alpha", "0.1", "--max-games", "3", cwd=tmp_path
+        "evaluate", *SIX, "random", "--alpha", "0.1", "--max-games", "4", cwd=tmp_path
     )
     assert sprt_only.returncode == 2
     assert "--alpha, --max-games: only with --vs B --sprt ELO0,ELO1" in sprt_only.stderr

@@ -109,7 +109,8 @@ def test_the_command_prints_the_pairs_and_warns_of_repeated_games(
     with pytest.raises(SystemExit) as stop:
         main([*argv, "--max-games", "7"])
     assert stop.value.code == 2
-    assert "max_games must be even (the games come in pairs), got 7" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "--max-games: expected an even number of games (they come in pairs), got '7'" in error
 
 
 def test_the_test_is_inconclusive_at_the_maximum_number_of_games() -> None:

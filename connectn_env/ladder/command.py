@@ -146,7 +146,7 @@ def add_evaluate_options(
     sub.add_argument("--beta", type=_probability, metavar="P", help="false H0 rate (0.05)")
     sub.add_argument(
         "--max-games",
-        type=count,
+        type=lambda text: _even(count(text), text),
         metavar="N",
         help=f"SPRT: then inconclusive ({DEFAULT_MAX_GAMES}; even: N / 2 pairs)",
     )
@@ -169,6 +169,14 @@ def _run_options(sub: argparse.ArgumentParser, workers: IntType, seed: IntType) 
     sub.add_argument("--ray", metavar="ADDRESS", help="play the games as Ray tasks there")
     sub.add_argument("--seed", type=seed, default=0, metavar="N", help="base seed of the games (0)")
     sub.add_argument("--no-progress", action="store_true", help="no progress display on stderr")
+
+
+def _even(value: int, text: str) -> int:
+    if value % 2:
+        raise argparse.ArgumentTypeError(
+            f"expected an even number of games (they come in pairs), got {text[:40]!r}"
+        )
+    return value
 
 
 def _minutes(text: str) -> float:
