@@ -377,8 +377,8 @@ def _add_yardstick_commands(add_command) -> None:
         "evaluate",
         help="an agent's Elo on the game's ladder, or an A/B test (--vs, --sprt)",
         description="Rate CANDIDATE on the game's ladder of reference agents (its Elo with a "
-        "95% interval), or with --vs B --sprt ELO0,ELO1 play it against B until a "
-        "sequential probability ratio test decides.",
+        "95% interval), or with --vs B --sprt ELO0,ELO1 play it against B in game pairs "
+        "(colours swapped) until a sequential probability ratio test on the pairs decides.",
         epilog=SPEC_HELP,
     )
     add_game_parsers(evaluate, lambda sub: add_evaluate_options(sub, *types), _formatter)

@@ -58,7 +58,7 @@ def test_evaluate_refuses_unknown_candidates_and_games_without_a_ladder(tmp_path
     ladder = _connectn("evaluate", *SIX, "random", *ab, "--ladder", "x.json", cwd=tmp_path)
     assert ladder.returncode == 2 and "the A/B mode (--vs) takes no --ladder" in ladder.stderr
     sprt_only = _connectn(
-        "evaluate", *SIX, "random", "--alpha", "0.1", "--max-games", "3", cwd=tmp_path
+        "evaluate", *SIX, "random", "--alpha", "0.1", "--max-games", "4", cwd=tmp_path
     )
     assert sprt_only.returncode == 2
     assert "--alpha, --max-games: only with --vs B --sprt ELO0,ELO1" in sprt_only.stderr
@@ -72,6 +72,7 @@ def test_the_ab_mode_prints_the_llr_and_a_verdict(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "LLR" in done.stderr and "[-2.94, 2.94]" in done.stdout
+    assert "6 pairs, 12 games" in done.stdout and "Ptnml(0-2) " in done.stdout
     assert "inconclusive" in done.stdout
 
 

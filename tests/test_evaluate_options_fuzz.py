@@ -25,7 +25,8 @@ from connectn_env.cli import build_parser, main
 from connectn_env.ladder import sprt
 from connectn_env.ladder.movequality import move_quality
 from connectn_env.ladder.positions import load_positions
-from connectn_env.ladder.sprt import MAX_ELO_BOUND, MIN_PROBABILITY, sprt_bounds, sprt_llr
+from connectn_env.ladder.sprt import MAX_ELO_BOUND, MIN_PROBABILITY, sprt_bounds
+from connectn_env.pentanomial import Pentanomial
 
 COUNTS: Counter[str] = Counter()
 ODD_DIGITS = "\u0660\u0665\u06f3\u0967\uff10\uff15\u00b2\U0001d7d7"
@@ -125,9 +126,12 @@ def test_ab_options_give_a_valid_setup_or_a_clean_error(argv: list[str], capsys)
     alpha, beta = args.alpha or 0.05, args.beta or 0.05
     lower, upper = sprt_bounds(alpha, beta)
     assert math.isfinite(lower) and math.isfinite(upper) and lower < 0 < upper
-    for counts in ((1, 0, 0), (0, 1, 0), (0, 0, 1), (1000, 0, 0), (0, 0, 1000)):
-        assert math.isfinite(sprt_llr(*counts, low, high))
-    assert sprt_llr(1000, 0, 0, low, high) > 0 > sprt_llr(0, 0, 1000, low, high)
+    for kind in range(5):
+        for pairs in (1, 1000):
+            counts = tuple(pairs if i == kind else 0 for i in range(5))
+            assert math.isfinite(Pentanomial(counts).llr(low, high))
+    won, lost = Pentanomial((0, 0, 0, 0, 1000)), Pentanomial((1000, 0, 0, 0, 0))
+    assert won.llr(low, high) > 0 > lost.llr(low, high)
     COUNTS["A/B command lines accepted"] += 1
 
 
@@ -165,7 +169,7 @@ def test_sprt_arguments_are_accepted_or_refused_by_name(elo0, elo1, alpha, beta,
     if message.startswith("candidate 'no-such-agent'"):
         assert -MAX_ELO_BOUND <= elo0 < elo1 <= MAX_ELO_BOUND
         assert MIN_PROBABILITY <= alpha < 0.5 and MIN_PROBABILITY <= beta < 0.5
-        assert 0 < timeout <= 86_400
+        assert timeout is None or 0 < timeout <= 86_400  # None: no limit
         COUNTS["sprt() calls accepted"] += 1
     else:
         assert any(name in message for name in ("elo0", "elo1", "alpha", "beta", "move_timeout"))

@@ -133,7 +133,12 @@ def add_evaluate_options(
         help="Connect Four: the share of moves keeping the result, and of best moves, on "
         "200 critical positions judged by the solver",
     )
-    sub.add_argument("--vs", metavar="B", help="A/B mode: play CANDIDATE against B (an SPRT)")
+    sub.add_argument(
+        "--vs",
+        metavar="B",
+        help="A/B mode: play CANDIDATE against B in game pairs, colours swapped, scored as "
+        "pairs (pentanomial) by an SPRT",
+    )
     sub.add_argument(
         "--sprt", type=_bounds, metavar="ELO0,ELO1", help="the SPRT's Elo bounds (with --vs)"
     )
@@ -141,9 +146,9 @@ def add_evaluate_options(
     sub.add_argument("--beta", type=_probability, metavar="P", help="false H0 rate (0.05)")
     sub.add_argument(
         "--max-games",
-        type=count,
+        type=lambda text: _even(count(text), text),
         metavar="N",
-        help=f"SPRT: then inconclusive ({DEFAULT_MAX_GAMES})",
+        help=f"SPRT: then inconclusive ({DEFAULT_MAX_GAMES}; even: N / 2 pairs)",
     )
 
 
@@ -164,6 +169,14 @@ def _run_options(sub: argparse.ArgumentParser, workers: IntType, seed: IntType) 
     sub.add_argument("--ray", metavar="ADDRESS", help="play the games as Ray tasks there")
     sub.add_argument("--seed", type=seed, default=0, metavar="N", help="base seed of the games (0)")
     sub.add_argument("--no-progress", action="store_true", help="no progress display on stderr")
+
+
+def _even(value: int, text: str) -> int:
+    if value % 2:
+        raise argparse.ArgumentTypeError(
+            f"expected an even number of games (they come in pairs), got {text[:40]!r}"
+        )
+    return value
 
 
 def _minutes(text: str) -> float:
@@ -347,6 +360,8 @@ def _games(args: argparse.Namespace) -> SPRTResult | Evaluation:
             _show(f"SPRT {result.a} vs {result.b}, H0: {result.elo0:g} Elo, H1: {result.elo1:g}")
             print(result.line())
             print(result.verdict)
+            if result.warning is not None:
+                print(result.warning)
         else:
             result = evaluate(
                 args.candidate,
@@ -376,7 +391,7 @@ def _given(args: argparse.Namespace, names: tuple[str, ...]) -> list[str]:
 
 
 class _Reporter:
-    """The SPRT's line on stderr, at most every 10 games and at the decision."""
+    """The SPRT's line on stderr, at most every 10 games (5 pairs) and at the decision."""
 
     def __init__(self) -> None:
         self.shown = 0

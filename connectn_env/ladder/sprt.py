@@ -1,19 +1,30 @@
-"""A/B testing of two agents with a sequential probability ratio test, as chess engine
-testers do it (cutechess-cli's ``-sprt``, Stockfish's fishtest).
+"""A/B testing of two agents with a sequential probability ratio test on game pairs, as
+chess engine testers do it (fishtest, OpenBench, cutechess-cli's ``-sprt`` with
+``-repeat``).
+
+The games come in pairs: games ``2k`` and ``2k + 1`` are pair ``k``, with colours swapped
+(A moves first in the even game) and fresh agent seeds in each; pair ``k`` is where an
+opening suite's opening ``k`` goes. A pair scores 0, 1/2, 1, 3/2 or 2 points for A, and the
+test counts pairs of each score (the pentanomial model, :mod:`connectn_env.pentanomial`):
+the pair, not the game, is the independent trial, since both games of a pair share their
+opening and first-player advantage.
 
 The test: H0 "A is ``elo0`` stronger than B" against H1 "A is ``elo1`` stronger", on the
-logistic Elo scale, from the trinomial results (wins, draws, losses) of A. The
-log-likelihood ratio is the generalised SPRT approximation that fishtest uses (M. Van den
-Bergh, "A practical introduction to the GSPRT")::
+logistic Elo scale, with fishtest's generalised SPRT approximation::
 
     LLR = N (s1 - s0) (2 m - s0 - s1) / (2 v)
 
-with ``s0``, ``s1`` the scores the two Elo bounds predict, ``m`` A's mean score over the
-``N`` games and ``v`` the variance of one game's score, estimated with half a virtual game
-of each outcome added (so that a short run of wins alone does not make it zero). The test
-stops at ``LLR >= log((1 - beta) / alpha)`` (H1 accepted: stronger) or
-``LLR <= log(beta / (1 - alpha))`` (H0 accepted), or reports "inconclusive" after
-``max_games``. No BayesElo draw model is involved.
+over ``N`` pairs, ``m`` A's mean score per game, ``v`` the variance of a pair's mean score
+(half a virtual pair of each score added so that it is never 0) and ``s0``, ``s1`` the
+scores the two bounds predict. It stops at ``LLR >= log((1 - beta) / alpha)`` (H1 accepted:
+stronger) or ``LLR <= log(beta / (1 - alpha))`` (H0 accepted), or reports "inconclusive"
+after ``max_games`` (``max_games / 2`` pairs).
+
+Pairs are counted in their order, each once it and every pair before it are complete, and
+the test is checked after each: the decision, and the counts and LLR it reports, depend on
+the games' results only, not on the order in which the workers finish them. Games under way
+when it decides are played out and kept in the results file, but not counted (they are
+``uncounted``); a rerun on the file reaches the same decision from the same pairs.
 """
 
 from __future__ import annotations
@@ -21,13 +32,12 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from connectn_env.arena.plan import GameTask, pairing_task
 from connectn_env.arena.results import GameResult
-from connectn_env.elo import expected_score
 from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import require_int, require_number
 from connectn_env.ladder.candidates import check_candidate, make_candidate
@@ -38,6 +48,7 @@ from connectn_env.ladder.matches import (
     require_candidate_at_fault,
     require_move_timeout,
 )
+from connectn_env.pentanomial import Pentanomial
 
 __all__ = [
     "MAX_ELO_BOUND",
@@ -46,14 +57,14 @@ __all__ = [
     "SPRTResult",
     "sprt",
     "sprt_bounds",
-    "sprt_llr",
 ]
 
 DEFAULT_MAX_GAMES = 2000
 MAX_ELO_BOUND = 1000.0  # |elo0|, |elo1| at most this: a score of 0.3% to 99.7%
 MIN_ELO_GAP = 0.1  # elo1 - elo0 at least this: closer bounds give one score, and no decision
 MIN_PROBABILITY = 1e-6  # alpha and beta at least this: LLR bounds within +-14
-_VIRTUAL = 0.5  # games of each outcome added to the variance estimate
+REPEATS_WARNED = 0.1  # a warning when more than this share of the games repeat earlier ones
+METHOD = "GSPRT approximation, logistic Elo, pentanomial on game pairs (fishtest)"
 
 
 def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
@@ -61,36 +72,34 @@ def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
 
-def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
-    """The log-likelihood ratio of H1 (``elo1``) against H0 (``elo0``) given A's results
-    (see the module docstring); 0 before any game."""
-    games = wins + draws + losses
-    if games == 0:
-        return 0.0
-    s0, s1 = expected_score(elo0, 0.0), expected_score(elo1, 0.0)
-    mean = (wins + 0.5 * draws) / games
-    won, drawn, lost = wins + _VIRTUAL, draws + _VIRTUAL, losses + _VIRTUAL
-    total = won + drawn + lost
-    m = (won + 0.5 * drawn) / total
-    variance = (won * (1 - m) ** 2 + drawn * (0.5 - m) ** 2 + lost * m**2) / total
-    return games * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
-
-
 @dataclass(frozen=True)
 class SPRTResult:
-    """The test's state: A's results against B, the LLR, its bounds and the decision
-    (``"H1"``, ``"H0"`` or ``"inconclusive"``; None while it runs)."""
+    """The test's state: A's pairs and games against B, the LLR, its bounds and the
+    decision (``"H1"``, ``"H0"`` or ``"inconclusive"``; None while it runs).
+
+    ``pentanomial`` counts the pairs A scored 0, 1/2, 1, 3/2 and 2 points in; ``wins``,
+    ``draws`` and ``losses`` are A's games of those pairs, ``distinct`` how many of them
+    differ in their moves, ``uncounted`` the games played but not counted (under way when
+    the test decided, or the unfinished half of a pair).
+    """
 
     a: str
     b: str
     elo0: float
     elo1: float
+    pentanomial: Pentanomial
     wins: int
     draws: int
     losses: int
+    distinct: int
     llr: float
     bounds: tuple[float, float]
     decision: str | None
+    uncounted: int = 0
+
+    @property
+    def pairs(self) -> int:
+        return self.pentanomial.pairs
 
     @property
     def games(self) -> int:
@@ -106,29 +115,63 @@ class SPRTResult:
             None: "running",
         }[self.decision]
 
+    @property
+    def warning(self) -> str | None:
+        """A warning when more than a tenth of the games repeat an earlier game move for
+        move (deterministic agents replay one game from the empty board); else None."""
+        if self.games - self.distinct <= REPEATS_WARNED * self.games:
+            return None
+        return (
+            f"warning: only {self.distinct} distinct games of {self.games}: the verdict rests "
+            "on few games (deterministic agents replay the same games from the same start); "
+            "games from an opening suite would differ"
+        )
+
     def line(self) -> str:
-        """``120 games  W 50  D 10  L 60  LLR -1.23  [-2.94, 2.94]``."""
+        """``60 pairs, 120 games (118 distinct)  W 50 D 10 L 60  Ptnml(0-2) 3 12 30 10 5
+        Elo -29 [-80, +21]  LLR -1.23 [-2.94, 2.94]``."""
         low, high = self.bounds
         return (
-            f"{self.games} games  W {self.wins}  D {self.draws}  L {self.losses}  "
+            f"{self.pairs} pairs, {self.games} games ({self.distinct} distinct)  "
+            f"W {self.wins} D {self.draws} L {self.losses}  "
+            f"Ptnml(0-2) {' '.join(map(str, self.pentanomial.counts))}  {self._elo_text()}"
             f"LLR {self.llr:+.2f}  [{low:.2f}, {high:.2f}]"
         )
 
+    def _elo_text(self) -> str:
+        """``Elo -29 [-80, +21]  `` (``-inf``, ``+inf``: unbounded); nothing before a pair."""
+        interval = self.pentanomial.elo_interval()
+        if interval is None:
+            return ""
+        unbounded = "+inf" if self.pentanomial.score == 1 else "-inf"
+        estimate = _signed(self.pentanomial.elo, unbounded)
+        low, high = _signed(interval[0], "-inf"), _signed(interval[1], "+inf")
+        return f"Elo {estimate} [{low}, {high}]  "
+
     def to_json(self) -> dict[str, Any]:
+        interval = self.pentanomial.elo_interval()
         return {
             "a": self.a,
             "b": self.b,
             "elo0": self.elo0,
             "elo1": self.elo1,
+            "pairs": self.pairs,
+            "pentanomial": list(self.pentanomial.counts),
             "games": self.games,
             "wins": self.wins,
             "draws": self.draws,
             "losses": self.losses,
+            "distinct_games": self.distinct,
+            "uncounted_games": self.uncounted,
+            "score": self.pentanomial.score,
+            "elo": self.pentanomial.elo,
+            "elo_ci95": None if interval is None else list(interval),
             "llr": self.llr,
             "bounds": list(self.bounds),
             "decision": self.decision,
             "verdict": self.verdict,
-            "method": "GSPRT approximation, logistic Elo, trinomial (fishtest)",
+            "warning": self.warning,
+            "method": METHOD,
         }
 
 
@@ -149,12 +192,10 @@ def sprt(
     report: Callable[[SPRTResult], None] | None = None,
     move_timeout: float | None = DEFAULT_MOVE_TIMEOUT,
 ) -> SPRTResult:
-    """Play A against B, colours alternating, until the SPRT accepts a hypothesis or
-    ``max_games`` are played (see the module docstring).
+    """Play A against B in game pairs, colours swapped within each pair, until the SPRT
+    accepts a hypothesis or ``max_games`` are played (see the module docstring).
 
     Call it under ``if __name__ == "__main__":`` in a script (worker processes are spawned).
-    Games already under way when the test decides are played out and counted in the
-    result (and the results file); the decision stays the one first reached.
 
     Args:
         a: The agent tested (any candidate of :func:`~connectn_env.ladder.evaluate`).
@@ -164,12 +205,14 @@ def sprt(
         elo1: H1's, at least 0.1 more than ``elo0``, at most 1000.
         alpha: The probability of accepting H1 when H0 holds, from 1e-6 to less than 0.5.
         beta: The probability of accepting H0 when H1 holds (the same range).
-        max_games: Stop with "inconclusive" after this many games.
+        max_games: Stop with "inconclusive" after this many games (an even number: the
+            games come in pairs).
         workers: Worker processes (default: all cores).
         ray: A Ray address: play the games as Ray tasks.
-        results: The arena's JSON-lines results file: a rerun resumes from it.
+        results: The arena's JSON-lines results file: a rerun resumes from it (the missing
+            game of an unfinished pair is played).
         seed: Base seed of the games.
-        report: Called with the state after every game.
+        report: Called with the state after every pair counted (or several at once).
         move_timeout: Seconds per move (default 300, at most a day; None: no limit), as
             :func:`~connectn_env.ladder.evaluate`'s: A loses a game it takes longer in, B
             taking longer stops the test.
@@ -188,32 +231,29 @@ def sprt(
             f"{elo1:g}"
         )
     alpha, beta = _probability("alpha", alpha), _probability("beta", beta)
-    max_games = require_int("max_games", max_games, 1)
+    max_games = require_int("max_games", max_games, 2)
+    if max_games % 2:
+        raise ValueError(f"max_games must be even (the games come in pairs), got {max_games}")
     seed = require_int("seed", seed, 0)
     move_timeout = require_move_timeout(move_timeout)
     first, second = make_candidate(a), make_candidate(b, role="B")
     labels = (first.label, second.label if second.label != first.label else f"{second.label}#2")
     check_candidate(first, config)
     check_candidate(second, config, role="B")
+    test = _PairedTest(labels, elo0, elo1, sprt_bounds(alpha, beta), max_games // 2)
     specs = (first.spec, second.spec)
     with open_results(results, config, seed, labels, specs, move_timeout) as store:
-        counts = [0, 0, 0]  # A's wins, draws, losses
-        finished = set()
         for result in store.stream() if store else ():
             if result.pairing == labels:
-                _tally(counts, result, labels[0])
-                finished.add(result.index)
-        bounds = sprt_bounds(alpha, beta)
-        decision = _decide(counts, elo0, elo1, bounds, max_games)
+                test.add(result)
 
         def tasks() -> Iterator[GameTask]:
-            """Games while the test runs, up to ``max_games`` in all (resumed ones included)."""
-            index, planned = 0, len(finished)
-            while decision is None and planned < max_games:
-                if index not in finished:
+            """The games not yet played, pair by pair, while the test runs."""
+            for index in range(max_games):
+                if test.decision is not None:
+                    return
+                if index not in test.played:
                     yield pairing_task(config, labels, specs, index, seed, move_timeout)
-                    planned += 1
-                index += 1
 
         local = first.local or second.local
         if workers is None:
@@ -221,19 +261,75 @@ def sprt(
         for result in play_tasks(tasks(), workers=workers, ray=ray, local=local):
             if store is not None:
                 store.add(result)
-            _tally(counts, result, labels[0])
-            if decision is None:
-                decision = _decide(counts, elo0, elo1, bounds, max_games)
-            if report is not None:
-                report(_result(labels, elo0, elo1, counts, bounds, decision))
-    return _result(labels, elo0, elo1, counts, bounds, decision or "inconclusive")
+            if test.add(result) and report is not None:
+                report(test.state())
+    return test.state()
 
 
-def _tally(counts: list[int], result: GameResult, a: str) -> None:
-    """Add ``result`` to A's wins, draws and losses; a game B lost by an error stops the test
-    (A's win there says nothing of A)."""
-    require_candidate_at_fault(result, a, "B", "the A/B test cannot judge A")
-    counts[2 - round(2 * result.score_of(a))] += 1
+@dataclass
+class _PairedTest:
+    """The sequential test on the pairs, counted in order (see the module docstring)."""
+
+    labels: tuple[str, str]
+    elo0: float
+    elo1: float
+    bounds: tuple[float, float]
+    max_pairs: int
+    played: dict[int, GameResult] = field(default_factory=dict)
+    pentanomial: Pentanomial = field(default_factory=Pentanomial)
+    games: list[int] = field(default_factory=lambda: [0, 0, 0])  # A's wins, draws, losses
+    moves: set[tuple[int, ...]] = field(default_factory=set)
+    decision: str | None = None
+
+    def __post_init__(self) -> None:
+        self._decide()
+
+    def add(self, result: GameResult) -> bool:
+        """Take a game's result; count the pairs it completes while the test runs. Whether
+        a pair was counted. A game B lost by an error stops the test (A's win there says
+        nothing of A)."""
+        require_candidate_at_fault(result, self.labels[0], "B", "the A/B test cannot judge A")
+        self.played[result.index] = result
+        counted = False
+        while self.decision is None:
+            pair = [self.played.get(2 * self.pentanomial.pairs + i) for i in (0, 1)]
+            if None in pair:
+                break
+            scores = [game.score_of(self.labels[0]) for game in pair]
+            for game, score in zip(pair, scores, strict=True):
+                self.games[2 - round(2 * score)] += 1
+                self.moves.add(tuple(game.moves))
+            self.pentanomial = self.pentanomial.add(*scores)
+            counted = True
+            self._decide()
+        return counted
+
+    def _decide(self) -> None:
+        llr = self.pentanomial.llr(self.elo0, self.elo1)
+        if llr >= self.bounds[1]:
+            self.decision = "H1"
+        elif llr <= self.bounds[0]:
+            self.decision = "H0"
+        elif self.pentanomial.pairs >= self.max_pairs:
+            self.decision = "inconclusive"
+
+    def state(self) -> SPRTResult:
+        return SPRTResult(
+            *self.labels,
+            self.elo0,
+            self.elo1,
+            self.pentanomial,
+            *self.games,
+            len(self.moves),
+            self.pentanomial.llr(self.elo0, self.elo1),
+            self.bounds,
+            self.decision,
+            len(self.played) - 2 * self.pentanomial.pairs,
+        )
+
+
+def _signed(value: float | None, unbounded: str) -> str:
+    return unbounded if value is None else f"{value:+.0f}"
 
 
 def _elo(name: str, value: Any) -> float:
@@ -252,26 +348,3 @@ def _probability(name: str, value: Any) -> float:
             f"{name} must be at least {MIN_PROBABILITY:g} and less than 0.5, got {value:g}"
         )
     return value
-
-
-def _decide(
-    counts: list[int], elo0: float, elo1: float, bounds: tuple[float, float], max_games: int
-) -> str | None:
-    llr = sprt_llr(*counts, elo0, elo1)
-    if llr >= bounds[1]:
-        return "H1"
-    if llr <= bounds[0]:
-        return "H0"
-    return "inconclusive" if sum(counts) >= max_games else None
-
-
-def _result(
-    labels: tuple[str, str],
-    elo0: float,
-    elo1: float,
-    counts: list[int],
-    bounds: tuple[float, float],
-    decision: str | None,
-) -> SPRTResult:
-    llr = sprt_llr(*counts, elo0, elo1)
-    return SPRTResult(*labels, elo0, elo1, *counts, llr, bounds, decision)
