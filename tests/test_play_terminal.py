@@ -350,3 +350,20 @@ def test_the_move_says_the_thinking_time_not_the_compile_wait():
     said = next(line for line in out.splitlines() if line.startswith("AI (X) plays"))
     thinking = session.analysis.result.elapsed
     assert thinking < 0.3 and f"simulations in {thinking:.1f} s" in said, said
+
+
+def test_a_hint_known_without_a_search_gives_no_shares():
+    # A book or solver answer runs no simulation: "Most searched: a3 100%" misled.
+    agent = ScriptedSearch([(2, "draw", {2: "draw"})])  # (action, proof, proven moves)
+    real_search = agent.search
+
+    def search(env):
+        result = real_search(env)
+        result.simulations = 0
+        return result
+
+    agent.search = search
+    status, out, _ = terminal_game("tictactoe", agent, ["hint", "quit"])
+    assert status == 0
+    assert "Hint: c1 (0 simulations in" in out and "a forced draw)." in out
+    assert "Most searched" not in out
