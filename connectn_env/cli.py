@@ -14,6 +14,9 @@ Subcommands::
     connectn ladder build GAME [game options] [--games-per-pair N] [--workers K]
                           [--ray ADDRESS] [--out FILE] [--results FILE] [--hold]
     connectn ladder show GAME [game options] [--file FILE]
+    connectn openings make GAME [game options] --min-plies N --max-plies N --out FILE
+                           [--count N] [--nodes N] [--simulations N] [--band V] [--seed N]
+    connectn openings show FILE
     connectn replay FILE [--ui window|terminal|auto]
     connectn bench [--full]
     connectn warmup [GAME ...]
@@ -52,6 +55,7 @@ import argparse
 import math
 import os
 import re
+import shlex
 import shutil
 import sys
 from collections.abc import Sequence
@@ -365,11 +369,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_yardstick_commands(add_command) -> None:
-    """``connectn evaluate`` and ``connectn ladder build|show``."""
+    """``connectn evaluate``, ``connectn ladder build|show`` and ``connectn openings
+    make|show``."""
     from connectn_env.ladder.command import (
         add_evaluate_options,
         add_ladder_build_options,
         add_ladder_show_options,
+    )
+    from connectn_env.ladder.openings_command import (
+        add_openings_make_options,
+        add_openings_show_options,
     )
 
     types = (_positive_int, _int_at_least(1, MAX_WORKERS), _seed)
@@ -395,6 +404,21 @@ def _add_yardstick_commands(add_command) -> None:
         "show", help="print a ladder", formatter_class=_formatter, allow_abbrev=False
     )
     add_game_parsers(show, add_ladder_show_options, _formatter)
+    openings = add_command("openings", help="make or show an opening suite")
+    suite_actions = openings.add_subparsers(
+        dest="openings_command", required=True, metavar="ACTION"
+    )
+    make = suite_actions.add_parser(
+        "make",
+        help="draw random openings and keep those a cheap judge calls balanced",
+        formatter_class=_formatter,
+        allow_abbrev=False,
+    )
+    add_game_parsers(make, lambda sub: add_openings_make_options(sub, *types[::2]), _formatter)
+    show_suite = suite_actions.add_parser(
+        "show", help="print an opening suite", formatter_class=_formatter, allow_abbrev=False
+    )
+    add_openings_show_options(show_suite)
 
 
 def _add_agent_options(parser: argparse.ArgumentParser, default: str, ladder: str) -> None:
@@ -466,6 +490,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``connectn`` command."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.command_line = shlex.join(["connectn", *(sys.argv[1:] if argv is None else argv)])
     try:
         return _run(parser, args)
     except BrokenPipeError:
@@ -514,6 +539,14 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 return run_warmup(args.games)
             except ValueError as error:
                 parser.exit(2, printable(f"connectn warmup: error: {error}\n", newlines=True))
+        if args.command == "openings":
+            from connectn_env.ladder.openings_command import run_openings_command
+
+            try:
+                return run_openings_command(args, args.command_line)
+            except (ValueError, TypeError, OSError) as error:
+                message = f"connectn openings: error: {error}\n"
+                parser.exit(2, printable(message, newlines=True))
         try:
             args.game_config = game_config_from_args(args)
         except ValueError as error:
