@@ -6,7 +6,7 @@ Subcommands::
                   [--seed N] [--ui window|terminal|auto] [--record DIR]
     connectn arena GAME [game options] SPEC SPEC [SPEC ...] [--games N] [--workers K]
                    [--seed N] [--move-timeout S] [--out FILE.jsonl] [--json FILE]
-                   [--record DIR] [--no-progress] [--ray ADDRESS]
+                   [--record DIR] [--openings FILE] [--no-progress] [--ray ADDRESS]
     connectn evaluate GAME [game options] CANDIDATE [--games N | --minutes M] [--workers K]
                       [--ray ADDRESS] [--json FILE] [--results FILE] [--ladder FILE]
                       [--vs B --sprt ELO0,ELO1 [--alpha A] [--beta B] [--max-games N]]
@@ -294,6 +294,12 @@ def build_parser() -> argparse.ArgumentParser:
             "--json", type=path_argument, metavar="FILE", help="write the tables as JSON"
         )
         sub.add_argument("--record", type=path_argument, metavar="DIR", help="save every game here")
+        sub.add_argument(
+            "--openings",
+            type=path_argument,
+            metavar="FILE",
+            help="an opening suite: each opening played twice, colours swapped (game pairs)",
+        )
         sub.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
         sub.add_argument(
             "--ray",
