@@ -16,7 +16,7 @@ from connectn_env.ladder.openings import (
     shipped_suite,
     suite_symmetries,
 )
-from connectn_env.ladder.openings_make import make_suite, wins_at_once
+from connectn_env.ladder.openings_make import make_suite, solver_judge, wins_at_once
 
 SIX = "connect_n_6x6"
 
@@ -33,6 +33,17 @@ def test_a_suite_ships_for_every_ladder_game(key):
     suite = shipped_suite(key)
     assert suite.key == key and len(suite.openings) >= 50
     assert suite.command.startswith("connectn openings make") and suite.judge
+
+
+def test_shipped_connect_four_openings_are_what_the_solver_judge_keeps():
+    suite = shipped_suite("connect_four")
+    judge = solver_judge(500_000)
+    game = LADDER_GAMES["connect_four"].make_game()
+    for opening in suite.openings[:3]:
+        state = game.new_initial_state()
+        for action in opening:
+            state.apply_action(action)
+        assert judge(state), opening
 
 
 def test_suite_round_trips_and_keeps_its_digest(tmp_path):
@@ -150,8 +161,8 @@ def test_maker_keeps_what_the_judge_accepts_and_never_a_win_at_once():
 
 
 def test_maker_refuses_openings_that_leave_a_win_at_once():
-    """Openings of 7 plies on 6 x 6 often leave the side to move four in a row to complete:
-    with a judge that accepts everything, none of them is kept."""
+    """Random openings of 9 plies on 6 x 6 often leave the side to move a four to complete:
+    with a judge that accepts everything, none of those is kept."""
     game = LADDER_GAMES[SIX].make_game()
     suite, tries = make_suite(
         SIX, count=30, min_plies=9, max_plies=9, judge=lambda state: True, seed=0
