@@ -6,7 +6,7 @@ Subcommands::
                   [--seed N] [--ui window|terminal|auto] [--record DIR]
     connectn arena GAME [game options] SPEC SPEC [SPEC ...] [--games N] [--workers K]
                    [--seed N] [--move-timeout S] [--out FILE.jsonl] [--json FILE]
-                   [--record DIR] [--no-progress] [--ray ADDRESS]
+                   [--record DIR] [--openings FILE] [--no-progress] [--ray ADDRESS]
     connectn evaluate GAME [game options] CANDIDATE [--games N | --minutes M] [--workers K]
                       [--ray ADDRESS] [--json FILE] [--results FILE] [--ladder FILE]
                       [--vs B --sprt ELO0,ELO1 [--alpha A] [--beta B] [--max-games N]]
@@ -14,6 +14,9 @@ Subcommands::
     connectn ladder build GAME [game options] [--games-per-pair N] [--workers K]
                           [--ray ADDRESS] [--out FILE] [--results FILE] [--hold]
     connectn ladder show GAME [game options] [--file FILE]
+    connectn openings make GAME [game options] --min-plies N --max-plies N --out FILE
+                           [--count N] [--nodes N] [--simulations N] [--band V] [--seed N]
+    connectn openings show FILE
     connectn replay FILE [--ui window|terminal|auto]
     connectn bench [--full]
     connectn warmup [GAME ...]
@@ -51,6 +54,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import shlex
 import shutil
 import sys
 from collections.abc import Sequence
@@ -290,6 +294,12 @@ def build_parser() -> argparse.ArgumentParser:
             "--json", type=path_argument, metavar="FILE", help="write the tables as JSON"
         )
         sub.add_argument("--record", type=path_argument, metavar="DIR", help="save every game here")
+        sub.add_argument(
+            "--openings",
+            type=path_argument,
+            metavar="FILE",
+            help="an opening suite: each opening played twice, colours swapped (game pairs)",
+        )
         sub.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
         sub.add_argument(
             "--ray",
@@ -365,11 +375,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_yardstick_commands(add_command) -> None:
-    """``connectn evaluate`` and ``connectn ladder build|show``."""
+    """``connectn evaluate``, ``connectn ladder build|show`` and ``connectn openings
+    make|show``."""
     from connectn_env.ladder.command import (
         add_evaluate_options,
         add_ladder_build_options,
         add_ladder_show_options,
+    )
+    from connectn_env.ladder.openings_command import (
+        add_openings_make_options,
+        add_openings_show_options,
     )
 
     types = (_positive_int, _int_at_least(1, MAX_WORKERS), _seed)
@@ -395,6 +410,21 @@ def _add_yardstick_commands(add_command) -> None:
         "show", help="print a ladder", formatter_class=_formatter, allow_abbrev=False
     )
     add_game_parsers(show, add_ladder_show_options, _formatter)
+    openings = add_command("openings", help="make or show an opening suite")
+    suite_actions = openings.add_subparsers(
+        dest="openings_command", required=True, metavar="ACTION"
+    )
+    make = suite_actions.add_parser(
+        "make",
+        help="draw random openings and keep those a cheap judge calls balanced",
+        formatter_class=_formatter,
+        allow_abbrev=False,
+    )
+    add_game_parsers(make, lambda sub: add_openings_make_options(sub, *types[::2]), _formatter)
+    show_suite = suite_actions.add_parser(
+        "show", help="print an opening suite", formatter_class=_formatter, allow_abbrev=False
+    )
+    add_openings_show_options(show_suite)
 
 
 def _add_agent_options(parser: argparse.ArgumentParser, default: str, ladder: str) -> None:
@@ -466,6 +496,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``connectn`` command."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.command_line = shlex.join(["connectn", *(sys.argv[1:] if argv is None else argv)])
     try:
         with guarded_stdout():
             return _run(parser, args)
@@ -519,6 +550,14 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 return run_warmup(args.games)
             except ValueError as error:
                 parser.exit(2, printable(f"connectn warmup: error: {error}\n", newlines=True))
+        if args.command == "openings":
+            from connectn_env.ladder.openings_command import run_openings_command
+
+            try:
+                return run_openings_command(args, args.command_line)
+            except (ValueError, TypeError, OSError) as error:
+                message = f"connectn openings: error: {error}\n"
+                parser.exit(2, printable(message, newlines=True))
         try:
             args.game_config = game_config_from_args(args)
         except ValueError as error:

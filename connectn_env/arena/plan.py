@@ -18,6 +18,7 @@ __all__ = [
     "pairing_task",
     "plan_games",
     "plan_size",
+    "planned_opening",
     "planned_players",
 ]
 
@@ -34,6 +35,7 @@ class GameTask:
         specs: Specs of player_0 and player_1.
         seeds: Agent seeds of player_0 and player_1.
         move_timeout: Seconds per move, or None.
+        opening: The moves played before the agents play (an opening of a suite), or ().
     """
 
     game: GameConfig
@@ -43,6 +45,7 @@ class GameTask:
     specs: tuple[AgentSpec, AgentSpec]
     seeds: tuple[int, int]
     move_timeout: float | None
+    opening: tuple[int, ...] = ()
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -75,6 +78,15 @@ def planned_players(pairing: tuple[str, str], index: int) -> tuple[str, str]:
     """Labels of player_0 and player_1 in game ``index`` of ``pairing`` (colours alternate:
     in even games the pairing's first agent moves first)."""
     return pairing if index % 2 == 0 else (pairing[1], pairing[0])
+
+
+def planned_opening(openings: Sequence[tuple[int, ...]] | None, index: int) -> tuple[int, ...]:
+    """The opening of game ``index`` of a pairing: games ``2k`` and ``2k + 1`` (a game pair,
+    colours swapped) play opening ``k`` of ``openings``, from the first again once all are
+    played; () without a suite."""
+    if not openings:
+        return ()
+    return tuple(openings[(index // 2) % len(openings)])
 
 
 def check_pairs(pairs: Sequence[tuple[int, int]] | None, agents: int) -> list[tuple[int, int]]:
@@ -118,16 +130,26 @@ def plan_games(
     seed: int,
     move_timeout: float | None,
     pairs: Sequence[tuple[int, int]] | None = None,
+    openings: Sequence[tuple[int, ...]] | None = None,
 ) -> Iterator[GameTask]:
     """Every game of a round robin (or of the pairings ``pairs``, see :func:`check_pairs`),
     one at a time (the plan is never held in memory, so ``games`` may be huge): each pair of
     agents plays ``games`` games, colours alternating (game 0: the earlier agent on the
-    command line is player_0)."""
+    command line is player_0), from the openings ``openings`` in game pairs when given
+    (:func:`planned_opening`)."""
     labels = agent_labels(specs)
     for i, j in check_pairs(pairs, len(specs)):
         pairing = (labels[i], labels[j])
         for index in range(games):
-            yield pairing_task(game, pairing, (specs[i], specs[j]), index, seed, move_timeout)
+            yield pairing_task(
+                game,
+                pairing,
+                (specs[i], specs[j]),
+                index,
+                seed,
+                move_timeout,
+                planned_opening(openings, index),
+            )
 
 
 def pairing_task(
@@ -137,9 +159,10 @@ def pairing_task(
     index: int,
     seed: int,
     move_timeout: float | None = None,
+    opening: tuple[int, ...] = (),
 ) -> GameTask:
     """Game ``index`` of the pairing of agents labelled ``pairing`` with ``specs``: colours
-    alternate, the seeds are :func:`game_seeds`."""
+    alternate, the seeds are :func:`game_seeds`, the game starts after ``opening``."""
     swap = planned_players(pairing, index) != pairing
     return GameTask(
         game=game,
@@ -149,4 +172,5 @@ def pairing_task(
         specs=(specs[1], specs[0]) if swap else specs,
         seeds=game_seeds(seed, pairing, index),
         move_timeout=move_timeout,
+        opening=opening,
     )

@@ -24,13 +24,13 @@ import os
 import sys
 import warnings
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from connectn_env.arena.plan import GameTask, planned_players
+from connectn_env.arena.plan import GameTask, planned_opening, planned_players
 from connectn_env.arena.played import PlayedBy, played_fields, read_played
 from connectn_env.file_lock import LockError, lock_beside
 from connectn_env.records.checks import REASONS, check_date, short_repr
@@ -65,6 +65,7 @@ class GameResult:
         seconds: Wall time of the game.
         max_move_seconds: Slowest move of player_0 and of player_1.
         date: ISO 8601 time the game ended.
+        opening: How many of ``moves`` were an opening's (played before the agents played).
     """
 
     pairing: tuple[str, str]
@@ -77,6 +78,7 @@ class GameResult:
     seconds: float = 0.0
     max_move_seconds: tuple[float, float] = (0.0, 0.0)
     date: str = field(default="")
+    opening: int = 0
 
     @classmethod
     def of_played_game(
@@ -95,6 +97,7 @@ class GameResult:
             seconds=data["seconds"],
             max_move_seconds=tuple(data["max_move_seconds"]),
             date=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            opening=len(task.opening),
         )
 
     @property
@@ -116,6 +119,8 @@ class GameResult:
         meta = {"pairing": list(self.pairing), "index": self.index, "seed": seed}
         if self.error is not None:
             meta["error"] = self.error
+        if self.opening:
+            meta["opening"] = list(self.moves[: self.opening])
         return GameRecord(
             game=game,
             moves=self.moves,
@@ -128,8 +133,9 @@ class GameResult:
 
     def to_json(self) -> dict[str, Any]:
         """The game as JSON data (the keys in field order; built directly, as
-        ``dataclasses.asdict`` copies every move deeply and is ten times slower)."""
-        return {
+        ``dataclasses.asdict`` copies every move deeply and is ten times slower; ``opening``
+        only for a game that started from one)."""
+        data = {
             "pairing": list(self.pairing),
             "index": self.index,
             "players": list(self.players),
@@ -141,6 +147,9 @@ class GameResult:
             "max_move_seconds": list(self.max_move_seconds),
             "date": self.date,
         }
+        if self.opening:
+            data["opening"] = self.opening
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameResult:
@@ -173,6 +182,12 @@ class GameResult:
         slowest = data.get("max_move_seconds", [0.0, 0.0])
         if not isinstance(slowest, list) or len(slowest) != 2:
             raise ValueError(f"key 'max_move_seconds' must hold two numbers, got {slowest!r}")
+        opening = data.get("opening", 0)
+        if type(opening) is not int or not 0 <= opening <= len(moves):
+            raise ValueError(
+                f"key 'opening' must be a number of moves from 0 to {len(moves)}, got "
+                f"{short_repr(opening)}"
+            )
         try:
             date = check_date(data.get("date", ""))
         except (TypeError, ValueError) as error:
@@ -191,6 +206,7 @@ class GameResult:
                 _seconds(slowest[1], "max_move_seconds"),
             ),
             date=date,
+            opening=opening,
         )
 
 
@@ -262,7 +278,8 @@ class ResultsFile:
         path: The file (created with its header line if missing or empty; if it exists it
             must be a regular file).
         header: The tournament's description (``game``, ``params``, ``seed``,
-            ``move_timeout``); an existing file must have the same.
+            ``move_timeout``, and ``openings``: the SHA-256 of the opening suite, for a
+            tournament that plays one); an existing file must have the same.
         option: The option that names the file, for the messages (``"--out"``).
 
     The file is locked (:func:`~connectn_env.file_lock.lock_beside`) before it is read, until
@@ -397,11 +414,11 @@ class ResultsFile:
     def _check_header(self, first: dict[str, Any]) -> None:
         if first.get("type") != "tournament":
             raise ArenaError(f"{self.path} line 1: not a connectn arena results file")
-        for key in ("game", "params", "seed", "move_timeout"):
-            if first.get(key) != self.header[key]:
+        for key in ("game", "params", "seed", "move_timeout", "openings"):
+            if first.get(key) != self.header.get(key):
                 raise ArenaError(
                     f"{self.path} holds another tournament: its {key} is "
-                    f"{short_repr(first.get(key))}, this run's is {self.header[key]!r}; use "
+                    f"{short_repr(first.get(key))}, this run's is {self.header.get(key)!r}; use "
                     f"another {self.option} file"
                 )
 
@@ -479,8 +496,14 @@ class ResultsFile:
                 if number > 1 and line is not None and line.strip():
                     yield GameResult.from_json(json.loads(line))
 
-    def check_plan(self, labels: list[str], games: int) -> None:
-        """Finished games of the planned pairings must have the planned seats."""
+    def check_plan(
+        self,
+        labels: list[str],
+        games: int,
+        openings: Sequence[tuple[int, ...]] | None = None,
+    ) -> None:
+        """Finished games of the planned pairings must have the planned seats and start
+        with the planned opening (:func:`~connectn_env.arena.plan.planned_opening`)."""
         for result in self.stream():
             a, b = result.pairing
             if a not in labels or b not in labels or labels.index(a) > labels.index(b):
@@ -490,6 +513,13 @@ class ResultsFile:
                 raise ArenaError(
                     f"{self.path}: game {result.index} of {' vs '.join(result.pairing)} was "
                     f"played with seats {result.players}, expected {expected}"
+                )
+            opening = planned_opening(openings, result.index)
+            if result.index < games and result.moves[: result.opening] != opening:
+                raise ArenaError(
+                    f"{self.path}: game {result.index} of {' vs '.join(result.pairing)} was "
+                    f"played from the opening {list(result.moves[: result.opening])}, planned "
+                    f"{list(opening)}"
                 )
 
     def add(self, result: GameResult) -> None:

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from connectn_env.arena.ledger import Ledger
 from connectn_env.arena.lifeline import exit_on_termination
@@ -43,6 +43,9 @@ from connectn_env.safetext import printable
 from connectn_env.same_file import check_outputs, spec_inputs
 from connectn_env.specs import AgentSpec, parse_agent_spec
 from connectn_env.warmup import warm_up_specs
+
+if TYPE_CHECKING:
+    from connectn_env.ladder.openings import OpeningSuite
 
 __all__ = [
     "MAX_GAMES",
@@ -97,6 +100,18 @@ class TournamentResult:
         return self.tally.pairings()
 
     @property
+    def distinct_games(self) -> dict[tuple[str, str], int]:
+        """How many of each pairing's games differ by their moves (from the opening on):
+        fewer than its games means games were replayed (deterministic agents from one
+        position), and its games are not that many independent results."""
+        stored = self.results
+        games = stored.unordered() if isinstance(stored, StoredResults) else stored
+        seen: dict[tuple[str, str], set[int]] = {}
+        for result in games:
+            seen.setdefault(result.pairing, set()).add(hash(result.moves))
+        return {pairing: len(moves) for pairing, moves in seen.items()}
+
+    @property
     def elo(self) -> dict[str, float]:
         """Elo rating of each agent, anchored at :attr:`anchor`."""
         return elo_ratings(self.labels, self.pairings)
@@ -119,7 +134,8 @@ class TournamentResult:
         """The pairing table, the Elo table and the errors, as printed by ``connectn arena``
         (control characters in labels and error messages escaped)."""
         lines = [f"{self.game}: {self.games} games per pairing, seed {self.seed}", ""]
-        lines += _pairing_table(self.pairings)
+        distinct = self.distinct_games
+        lines += _pairing_table(self.pairings, distinct)
         lines += ["", *_elo_table(self.standings)]
         lines += [
             "",
@@ -132,12 +148,14 @@ class TournamentResult:
             share = self.tally.first_player_points / self.tally.games
             played = self.tally.games
             lines.append(f"player_0 (moves first) scored {share:.3f} over {played} games.")
+        lines += _repeat_lines(self.pairings, distinct)
         lines += _error_lines(self._lost_by_error())
         return printable("\n".join(lines), newlines=True)
 
     def to_json(self) -> dict[str, Any]:
         """The tables as JSON-serialisable data (what ``--json`` writes)."""
         elo, intervals = self.elo, self.elo_intervals
+        distinct = self.distinct_games
         return {
             "game": self.game.name,
             "params": self.game.params,
@@ -145,7 +163,9 @@ class TournamentResult:
             "seed": self.seed,
             "move_timeout": self.move_timeout,
             "agents": list(self.labels),
-            "pairings": [p.to_json() for p in self.pairings],
+            "pairings": [
+                p.to_json() | {"distinct_games": distinct.get((p.a, p.b), 0)} for p in self.pairings
+            ],
             "elo": {label: None if math.isnan(v) else v for label, v in elo.items()},
             "elo_ci95": {label: _json_interval(intervals[label]) for label in self.labels},
             "elo_anchor": self.anchor,
@@ -192,9 +212,10 @@ def run_tournament(
     progress: bool = False,
     ray: str | None = None,
     pairs: Sequence[tuple[int, int]] | None = None,
+    openings: OpeningSuite | str | Path | None = None,
 ) -> TournamentResult:
     """Play a round robin: every pair of agents plays ``games`` games, colours alternating
-    (or only the pairings ``pairs``).
+    (or only the pairings ``pairs``), from the openings of a suite in game pairs when given.
 
     Each agent is built once from its spec before the first game, so a spec that cannot
     make an agent stops the run with its message. Each game then runs in a worker process
@@ -225,6 +246,11 @@ def run_tournament(
             ``out`` is written.
         pairs: The pairings to play, as ``(i, j)`` indices into ``agents`` with ``i < j``
             (default: every pair). A ladder plays rungs one and two apart.
+        openings: An opening suite (:class:`~connectn_env.ladder.openings.OpeningSuite`
+            or its file) of this game: games ``2k`` and ``2k + 1`` of each pairing start from
+            its opening ``k`` (from the first again once all are played), colours swapped,
+            each game with its own agent seeds. The results file records the suite's digest
+            (a resume with another suite is refused) and each game's opening.
 
     Raises:
         ArenaError: fewer than two agents, a ``human`` agent, a spec that fails to build
@@ -260,6 +286,7 @@ def run_tournament(
     recorder = None
     if record_dir is not None:
         recorder = GameRecorder(check_output_directory(record_dir, "--record"), config, seed)
+    suite = _suite(openings, config)
     labels = agent_labels(specs)
     _build_each(labels, specs)
     if ray is not None:
@@ -267,10 +294,14 @@ def run_tournament(
     store = None
     if out is not None:
         header = {"game": config.name, "params": config.params, "seed": seed}
-        store = ResultsFile(out, {**header, "move_timeout": move_timeout})  # locked
+        header["move_timeout"] = move_timeout
+        if suite is not None:
+            header["openings"] = suite.digest
+        store = ResultsFile(out, header)  # locked
+    opening_moves = None if suite is None else suite.openings
     try:
         if store is not None:
-            store.check_plan(labels, games)
+            store.check_plan(labels, games, opening_moves)
             store.name_agents(
                 {label: played_by(spec, config) for label, spec in zip(labels, specs, strict=True)}
             )
@@ -279,7 +310,13 @@ def run_tournament(
 
         def plan() -> Iterator[Any]:
             return plan_games(
-                config, specs, games=games, seed=seed, move_timeout=move_timeout, pairs=pairs
+                config,
+                specs,
+                games=games,
+                seed=seed,
+                move_timeout=move_timeout,
+                pairs=pairs,
+                openings=opening_moves,
             )
 
         bar = Progress(plan_size(len(specs), games, pairs) - ledger.tally.games, enabled=progress)
@@ -320,6 +357,26 @@ def _resume(
     return ledger.store.finished
 
 
+def _suite(openings: OpeningSuite | str | Path | None, game: GameConfig) -> OpeningSuite | None:
+    """The suite ``openings`` names (read and checked if a file), of ``game``.
+
+    Raises:
+        ArenaError: a file that is not a suite of ``game``, or a suite of another game.
+    """
+    from connectn_env.ladder.openings import OpeningSuite, load_suite
+
+    if openings is None:
+        return None
+    if not isinstance(openings, OpeningSuite):
+        try:
+            return load_suite(openings, game)
+        except ValueError as error:
+            raise ArenaError(f"--openings: {error}") from None
+    if openings.game != game:
+        raise ArenaError(f"the opening suite is of {openings.key}, not of {game}")
+    return openings
+
+
 def _build_each(labels: list[str], specs: list[AgentSpec]) -> None:
     """Build every agent once: a spec that cannot make an agent stops the run here."""
     for label, spec in zip(labels, specs, strict=True):
@@ -357,6 +414,7 @@ def run_arena_command(args: argparse.Namespace) -> int:
             record_dir=args.record,
             progress=not args.no_progress,
             ray=args.ray,
+            openings=args.openings,
         )
     skipped = len(result.results) - result.played
     if skipped:
@@ -385,17 +443,33 @@ def _json_interval(interval: tuple[float, float]) -> list[float | None] | None:
     return [v if math.isfinite(v) else None for v in interval]
 
 
-def _pairing_table(pairings: list[PairingStats]) -> list[str]:
+def _pairing_table(pairings: list[PairingStats], distinct: dict[tuple[str, str], int]) -> list[str]:
     names = [f"{p.a} vs {p.b}" for p in pairings]
     width = max(len("pairing"), *(len(n) for n in names))
-    lines = [f"{'pairing':<{width}}  games    W    D    L  score  95% CI"]
+    lines = [f"{'pairing':<{width}}  games  distinct    W    D    L  score  95% CI"]
     for name, p in zip(names, pairings, strict=True):
         low, high = p.interval
         lines.append(
-            f"{name:<{width}}  {p.games:5d} {p.wins:4d} {p.draws:4d} {p.losses:4d}  "
-            f"{p.score:.3f}  [{low:.3f}, {high:.3f}]"
+            f"{name:<{width}}  {p.games:5d}  {distinct.get((p.a, p.b), 0):8d} {p.wins:4d} "
+            f"{p.draws:4d} {p.losses:4d}  {p.score:.3f}  [{low:.3f}, {high:.3f}]"
         )
     return lines
+
+
+def _repeat_lines(pairings: list[PairingStats], distinct: dict[tuple[str, str], int]) -> list[str]:
+    """The pairings whose games repeat (fewer distinct move sequences than games)."""
+    repeated = [
+        f"{p.a} vs {p.b} ({distinct.get((p.a, p.b), 0)} distinct of {p.games})"
+        for p in pairings
+        if distinct.get((p.a, p.b), 0) < p.games
+    ]
+    if not repeated:
+        return []
+    return [
+        "",
+        "games repeat (the same moves, so fewer independent results than games; an opening "
+        "suite, --openings, starts games from different positions): " + "; ".join(repeated),
+    ]
 
 
 def _elo_table(rows: list[Standing]) -> list[str]:

@@ -79,8 +79,9 @@ def _warm_up(task: GameTask, warmed: set[Any]) -> None:
 
 
 def play_game(task: GameTask, report: Callable[[tuple], None]) -> dict[str, Any]:
-    """Play ``task`` to the end; an agent that raises, runs out of time, plays an illegal
-    move or changes the env loses the game.
+    """Play ``task`` to the end from its opening (the first of the game's ``moves``); an
+    agent that raises, runs out of time, plays an illegal move or changes the env loses the
+    game.
 
     The worker keeps its own copy of the position, out of the agents' reach: each action
     is checked and played on it, and after every move the env's whole state (the game,
@@ -119,6 +120,11 @@ def play_game(task: GameTask, report: Callable[[tuple], None]) -> dict[str, Any]
             agents.append(task.specs[seat].build(task.seeds[seat]))
         except Exception as error:
             return forfeit(seat, *describe_error(error))
+    for action in task.opening:  # checked legal, game not over, when the suite was read
+        reference.apply_action(action)
+        env.step(action)
+        moves.append(action)
+        report(("move", action))
     timeout = task.move_timeout
     while not reference.is_terminal():
         seat = reference.current_player()

@@ -11,6 +11,8 @@ any agent or policy on it, an SPRT A/B mode, and difficulty levels.
 - :mod:`~connectn_env.ladder.levels`: levels for players.
 - :mod:`~connectn_env.ladder.positions`, :mod:`~connectn_env.ladder.movequality`: Connect
   Four move quality on critical positions judged by the solver (``--positions``).
+- :mod:`~connectn_env.ladder.openings`, :mod:`~connectn_env.ladder.openings_make`: opening
+  suites (``connectn openings``), played in game pairs by the arena (``--openings``).
 
 Games run through the arena's machinery (:mod:`connectn_env.arena`): its worker processes,
 Ray pool and resumable results file.
