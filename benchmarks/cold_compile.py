@@ -13,7 +13,8 @@ Medians of ``--repeats`` runs; the load average is printed with the table
 
 ``--profile`` adds, for one more cold run per game and agent, the compile CPU seconds of each
 numba function (from numba's ``numba:compile`` events; a function's own time, without the
-functions it made numba compile on the way, so the rows add up to the compile total).
+functions it made numba compile on the way, so the rows add up to the compile total) and how
+many functions (times signatures) were compiled.
 
 Usage: ``python benchmarks/cold_compile.py [--repeats 3] [--games gomoku hex] [--specs SPEC ...]
 [--profile]``
@@ -46,7 +47,7 @@ if profile:
 
     class Listener(event.Listener):
         def __init__(self):
-            self.stack, self.seconds = [], {{}}
+            self.stack, self.seconds, self.compiles = [], {{}}, 0
 
         def on_start(self, ev):
             self.stack.append([time.process_time(), 0.0])
@@ -58,6 +59,7 @@ if profile:
                 self.stack[-1][1] += spent
             name = ev.data["dispatcher"].py_func.__qualname__
             self.seconds[name] = self.seconds.get(name, 0.0) + spent - nested
+            self.compiles += 1
 
     listener = Listener()
     event.register("numba:compile", listener)
@@ -69,13 +71,16 @@ env = BoardGameEnv(REGISTRY.make({game!r}))
 env.reset()
 parse_agent_spec({spec!r}).build(0).act(env)
 if profile:
-    json.dump(listener.seconds, sys.stdout)
+    json.dump([listener.seconds, listener.compiles], sys.stdout)
 """
 
 
-def cold_run(game: str, spec: str, profile: bool = False) -> tuple[float, dict[str, float]]:
+def cold_run(
+    game: str, spec: str, profile: bool = False
+) -> tuple[float, tuple[dict[str, float], int]]:
     """(CPU seconds of a fresh child's first move of the agent ``spec`` with an empty numba
-    cache, compile seconds per function when ``profile``)."""
+    cache, and when ``profile`` the compile seconds per function and the number of compiles:
+    functions times signatures)."""
     script = CHILD.format(game=game, spec=spec, profile=profile)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryDirectory() as cache:
@@ -87,7 +92,7 @@ def cold_run(game: str, spec: str, profile: bool = False) -> tuple[float, dict[s
         raise RuntimeError(f"{game}, {spec}: the child failed:\n{out.stderr}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, json.loads(out.stdout) if profile else {}
+    return cpu, tuple(json.loads(out.stdout)) if profile else ({}, 0)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -111,9 +116,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.profile:
                 profiles.append((game, label, cold_run(game, spec, profile=True)[1]))
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    for game, label, seconds in profiles:
+    for game, label, (seconds, compiles) in profiles:
         print(f"\n{game}, {label}: compile CPU seconds per function (own time)")
-        print(f"  {sum(seconds.values()):6.2f}  (total)")
+        print(f"  {sum(seconds.values()):6.2f}  (total, {compiles} compiled functions)")
         for name, spent in sorted(seconds.items(), key=lambda item: -item[1]):
             if spent >= 0.05:
                 print(f"  {spent:6.2f}  {name}")
