@@ -67,7 +67,7 @@ class SearchWorkspace(
     __slots__ = ()
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def outcome_r0(outcome):
     """The result for player 0 of a finished game's Outcome code."""
     if outcome == _PLAYER_0_WINS:

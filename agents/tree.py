@@ -328,7 +328,7 @@ def rave_update(ints, floats, meta, stamp, path, depth, moves, players, start, e
                 floats[child, F_AMAF] += reward
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def best_root_child(ints, floats):
     """The move to play: the proven win with the shortest proven line; else a proven draw
     (the most visited); else the most visited child that is not a proven loss (the higher

@@ -77,7 +77,7 @@ def board_array(params: np.ndarray, state: np.ndarray) -> np.ndarray:
     return board
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _word(state, player):
     return np.uint64(state[S_BITS + player])
 
@@ -103,13 +103,13 @@ def has_line(bits, n, height):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _top_free(occupied, col, rows):
     """True if column ``col`` still has an empty cell."""
     return (occupied >> np.uint64(col * (rows + 1) + rows - 1)) & _ONE == np.uint64(0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _drop_bit(occupied, col, rows):
     """The bit of column ``col``'s lowest empty cell."""
     shift = np.uint64(col * (rows + 1))

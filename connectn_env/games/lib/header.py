@@ -39,7 +39,7 @@ def outcome(params, state):
     return state[H_OUTCOME]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def record_move(state, history_offset, action, next_player):
     """Append ``action`` to the history at ``history_offset`` and hand the turn over."""
     moves = state[H_MOVES]

@@ -7,7 +7,7 @@ import numpy as np
 from connectn_env.games.lib.jit import njit
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def xorshift_next(rng):
     """Advance the xorshift64* generator held in ``rng[0]`` (uint64) and return 64 bits."""
     x = rng[0]
@@ -18,7 +18,7 @@ def xorshift_next(rng):
     return x * np.uint64(2685821657736338717)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def random_below(rng, n):
     """A pseudo-random integer in [0, n) from the xorshift state ``rng`` (uint64 array of one).
 
