@@ -2,18 +2,20 @@
 
 Each measurement runs in a fresh Python subprocess whose ``NUMBA_CACHE_DIR`` is a new empty
 directory (so every numba function is compiled, as on a first use after ``pip install``); the
-figure is the child's whole CPU time (user + system, from ``resource.getrusage(
-RUSAGE_CHILDREN)``): start-up, imports, compiling, and one search of 200 simulations from the
-empty board. Two agents per game: plain UCT (``MCTSAgent(preset="uct")``) and the game's
-defaults (``MCTSAgent()``: Connect Four's exact solver and tactics, Gomoku's threat-space
-solver, Hex's RAVE); ``--specs`` measures any agent specs instead (each combination of search
-rules is its own compile: ``mcts:preset=uct,rave=true``, ``puct:selection=gumbel``...).
-Medians of ``--repeats`` runs; the load average is printed with the table
-(on a shared machine, CPU time is what to compare; wall time is not).
+figure is the child's CPU time (user + system, ``resource.getrusage(RUSAGE_SELF)``) when its
+first move is found: start-up, imports, compiling, and one search of 200 simulations from the
+empty board; not the process's exit afterwards (about 0.6 s with numba's compiled code loaded;
+counted until 2026-11-28). Two agents per game: plain UCT (``MCTSAgent(preset="uct")``) and
+the game's defaults (``MCTSAgent()``: Connect Four's exact solver and tactics, Gomoku's
+threat-space solver, Hex's RAVE); ``--specs`` measures any agent specs instead (each
+combination of search rules is its own compile: ``mcts:preset=uct,rave=true``,
+``puct:selection=gumbel``...). Medians of ``--repeats`` runs; the load average is printed with
+the table (on a shared machine, CPU time is what to compare; wall time is not).
 
 ``--profile`` adds, for one more cold run per game and agent, the compile CPU seconds of each
 numba function (from numba's ``numba:compile`` events; a function's own time, without the
-functions it made numba compile on the way, so the rows add up to the compile total).
+functions it made numba compile on the way, so the rows add up to the compile total) and how
+many functions (times signatures) were compiled.
 
 Usage: ``python benchmarks/cold_compile.py [--repeats 3] [--games gomoku hex] [--specs SPEC ...]
 [--profile]``
@@ -24,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -39,14 +40,14 @@ PRESETS = {
 }
 
 CHILD = """
-import json, sys, time
+import json, resource, sys, time
 profile = {profile}
 if profile:
     from numba.core import event
 
     class Listener(event.Listener):
         def __init__(self):
-            self.stack, self.seconds = [], {{}}
+            self.stack, self.seconds, self.compiles = [], {{}}, 0
 
         def on_start(self, ev):
             self.stack.append([time.process_time(), 0.0])
@@ -58,6 +59,7 @@ if profile:
                 self.stack[-1][1] += spent
             name = ev.data["dispatcher"].py_func.__qualname__
             self.seconds[name] = self.seconds.get(name, 0.0) + spent - nested
+            self.compiles += 1
 
     listener = Listener()
     event.register("numba:compile", listener)
@@ -68,16 +70,19 @@ from connectn_env.specs import parse_agent_spec
 env = BoardGameEnv(REGISTRY.make({game!r}))
 env.reset()
 parse_agent_spec({spec!r}).build(0).act(env)
-if profile:
-    json.dump(listener.seconds, sys.stdout)
+usage = resource.getrusage(resource.RUSAGE_SELF)
+cpu = usage.ru_utime + usage.ru_stime
+json.dump([cpu, listener.seconds, listener.compiles] if profile else [cpu, {{}}, 0], sys.stdout)
 """
 
 
-def cold_run(game: str, spec: str, profile: bool = False) -> tuple[float, dict[str, float]]:
+def cold_run(
+    game: str, spec: str, profile: bool = False
+) -> tuple[float, tuple[dict[str, float], int]]:
     """(CPU seconds of a fresh child's first move of the agent ``spec`` with an empty numba
-    cache, compile seconds per function when ``profile``)."""
+    cache, and when ``profile`` the compile seconds per function and the number of compiles:
+    functions times signatures)."""
     script = CHILD.format(game=game, spec=spec, profile=profile)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache, "OMP_NUM_THREADS": "1"}
         out = subprocess.run(
@@ -85,9 +90,8 @@ def cold_run(game: str, spec: str, profile: bool = False) -> tuple[float, dict[s
         )
     if out.returncode != 0:
         raise RuntimeError(f"{game}, {spec}: the child failed:\n{out.stderr}")
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, json.loads(out.stdout) if profile else {}
+    cpu, seconds, compiles = json.loads(out.stdout)
+    return cpu, (seconds, compiles)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -111,9 +115,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.profile:
                 profiles.append((game, label, cold_run(game, spec, profile=True)[1]))
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    for game, label, seconds in profiles:
+    for game, label, (seconds, compiles) in profiles:
         print(f"\n{game}, {label}: compile CPU seconds per function (own time)")
-        print(f"  {sum(seconds.values()):6.2f}  (total)")
+        print(f"  {sum(seconds.values()):6.2f}  (total, {compiles} compiled functions)")
         for name, spent in sorted(seconds.items(), key=lambda item: -item[1]):
             if spent >= 0.05:
                 print(f"  {spent:6.2f}  {name}")
