@@ -7,28 +7,19 @@ from __future__ import annotations
 import json
 
 import pytest
+from cli_helpers import run_main
 
-from connectn_env.cli import main
 from connectn_env.ladder import evaluate
 
 SIX = ["connect_n", "--rows", "6", "--cols", "6", "--no-gravity"]
 ARGS = ["evaluate", *SIX, "random", "--workers", "1", "--no-progress"]
 
 
-def _run(argv: list[str], capsys: pytest.CaptureFixture) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as stop:
-        code = stop.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 def test_no_game_in_the_time_budget_is_an_error_and_writes_no_json(
     tmp_path, monkeypatch, capsys
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    code, out, err = _run([*ARGS, "--minutes", "1e-9", "--json", "j.json"], capsys)
+    code, out, err = run_main([*ARGS, "--minutes", "1e-9", "--json", "j.json"], capsys)
     assert code == 2, err
     assert err.startswith("connectn evaluate: error: no game was played: the time budget"), err
     assert "nan" not in (out + err).lower()
@@ -42,9 +33,9 @@ def test_games_resumed_from_results_are_rated_within_any_budget(
     tmp_path, monkeypatch, capsys
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    code, _, err = _run([*ARGS, "--games", "2", "--results", "r.jsonl"], capsys)
+    code, _, err = run_main([*ARGS, "--games", "2", "--results", "r.jsonl"], capsys)
     assert code == 0, err
-    code, out, err = _run(
+    code, out, err = run_main(
         [*ARGS, "--minutes", "1e-9", "--results", "r.jsonl", "--json", "j"], capsys
     )
     assert code == 0, err

@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from cli_helpers import run_main
 from test_file_lock import held_by_another_process
 
 from connectn_env.arena.results import ArenaError, ResultsFile
-from connectn_env.cli import main
 from connectn_env.games.config import GameConfig
 
 SIX = ["connect_n", "--rows", "6", "--cols", "6", "--no-gravity"]
@@ -36,15 +36,6 @@ WRITERS = {
 }  # fmt: skip
 
 
-def _run(argv: list[str], capsys: pytest.CaptureFixture) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as stop:
-        code = stop.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 @pytest.mark.parametrize("writer", WRITERS)
 @pytest.mark.parametrize("existing", [False, True], ids=["new file", "a file of games"])
 def test_a_second_writer_is_refused_at_once_and_changes_nothing(
@@ -56,7 +47,7 @@ def test_a_second_writer_is_refused_at_once_and_changes_nothing(
         results.write_text(json.dumps({"type": "tournament", **HEADER}) + "\n")
     before = results.read_bytes() if existing else None
     with held_by_another_process(results) as holder:
-        code, out, err = _run([*WRITERS[writer], str(results)], capsys)
+        code, out, err = run_main([*WRITERS[writer], str(results)], capsys)
     assert code == 2 and out == "", err  # no game played
     name = "--results" if "--results" in writer else "--out"
     prefix = f"connectn {writer.split()[0]}: error: {name} {results}: another run is writing"
@@ -93,7 +84,7 @@ def test_a_file_that_is_not_a_results_file_is_left_as_it_is(tmp_path, content: b
 def test_the_commands_leave_a_precious_file_as_it_is(tmp_path, capsys, writer: str) -> None:
     precious = tmp_path / "precious.txt"
     precious.write_bytes(b"notes")
-    code, out, err = _run([*WRITERS[writer], str(precious)], capsys)
+    code, out, err = run_main([*WRITERS[writer], str(precious)], capsys)
     assert code == 2 and out == "", err
     assert f"{precious} line 1: no newline ends it and it is not a header line" in err, err
     assert precious.read_bytes() == b"notes"

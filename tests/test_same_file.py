@@ -10,10 +10,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_main
 
 import agents.alphazero
 import connectn_env.ladder
-from connectn_env.cli import main
 from connectn_env.same_file import check_outputs, same_file, spec_inputs
 from connectn_env.specs import parse_agent_spec
 
@@ -37,15 +37,6 @@ def _alias(tmp_path: Path, target: Path, kind: str) -> str:
     return f"sub/../{target.name}"
 
 
-def _run(argv: list[str], capsys: pytest.CaptureFixture) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as stop:
-        code = stop.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 @pytest.mark.parametrize("kind", ["same", "symlink", "hardlink", "dotdot"])
 @pytest.mark.parametrize("option", ["--json", "--results"])
 def test_evaluate_refuses_an_output_that_is_its_ladder(
@@ -57,7 +48,7 @@ def test_evaluate_refuses_an_output_that_is_its_ladder(
     before = ladder.read_bytes()
     output = _alias(tmp_path, ladder, kind)
     argv = ["evaluate", *SIX, "random", "--games", "2", *QUIET, "--ladder", "L.json"]
-    code, out, err = _run([*argv, option, output], capsys)
+    code, out, err = run_main([*argv, option, output], capsys)
     assert code == 2 and out == "", err
     expected = f"error: {option} {output} is the file --ladder reads (L.json); an output never "
     assert expected in err and err.count("\n") == 1, err
@@ -76,7 +67,7 @@ def test_evaluate_refuses_a_json_that_is_the_candidates_network(
         ["evaluate", *SIX, candidate, "--games", "2"],
         ["evaluate", "tictactoe", "random", "--vs", candidate, "--sprt", "0,50"],
     ):
-        code, out, err = _run([*argv, *QUIET, "--json", "result.json"], capsys)
+        code, out, err = run_main([*argv, *QUIET, "--json", "result.json"], capsys)
         assert code == 2 and out == "", err
         assert "--json result.json is the file " in err and "(net.pt)" in err, err
     assert network.read_bytes() == NETWORK.read_bytes()
@@ -89,13 +80,14 @@ def test_arena_refuses_an_output_that_is_an_agents_network_or_its_other_output(
     network = tmp_path / "net.pt"
     shutil.copyfile(NETWORK, network)
     argv = ["arena", "tictactoe", "az:path=net.pt,simulations=2", "random", "--games", "1"]
-    code, out, err = _run([*argv, *QUIET, "--json", "./net.pt"], capsys)
+    code, out, err = run_main([*argv, *QUIET, "--json", "./net.pt"], capsys)
     assert code == 2 and out == "", err
     assert "error: --json net.pt is the file the agent az:path=net.pt" in err, err
     assert network.read_bytes() == NETWORK.read_bytes()
     (tmp_path / "games.jsonl").write_text("")
     os.link(tmp_path / "games.jsonl", tmp_path / "tables.json")
-    code, out, err = _run([*argv, *QUIET, "--out", "games.jsonl", "--json", "tables.json"], capsys)
+    outputs = ["--out", "games.jsonl", "--json", "tables.json"]
+    code, out, err = run_main([*argv, *QUIET, *outputs], capsys)
     assert code == 2 and out == "", err
     assert "--out and --json both name games.jsonl; give each its own file" in err, err
     assert (tmp_path / "games.jsonl").read_bytes() == b""
