@@ -259,10 +259,10 @@ def check_openings(
 ) -> tuple[tuple[int, ...], ...]:
     """``openings`` checked: each a list of ``low`` to ``high`` legal moves of ``game`` that
     does not end the game, none the same position as an earlier one up to the symmetries.
+    A bad opening raises ``fail(message)`` (by default a ``ValueError``) naming it by number.
 
     Raises:
-        ValueError (or what ``fail(message)`` makes): the first bad opening, by number.
-        TypeError: a move that is not an integer (as ``fail``'s error when given).
+        ValueError: the first bad opening, by number (with the default ``fail``).
     """
     board_game = game.make_game()
     symmetries = suite_symmetries(game)
