@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_main
 
 from connectn_env import __version__
 from connectn_env.cli import HELP_WIDTH, main
@@ -123,12 +124,7 @@ def run_engine(argv: list[str], transcript: str, monkeypatch, capsys) -> tuple[i
     """``connectn gtp|pbrain ...`` in this process with ``transcript`` on stdin."""
     stdin = io.TextIOWrapper(io.BytesIO(transcript.encode()), encoding="utf-8")
     monkeypatch.setattr(sys, "stdin", stdin)
-    try:
-        status = main(argv)
-    except SystemExit as stop:
-        status = stop.code
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+    return run_main(argv, capsys)
 
 
 @pytest.mark.parametrize(

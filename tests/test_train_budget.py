@@ -12,23 +12,16 @@ import pytest
 
 pytest.importorskip("torch", reason='the train extra is not installed: pip install ".[train]"')
 
+from test_alphazero import TINY as ALPHAZERO_TINY
+
 from agents.alphazero import ConfigError, TrainConfig, train
 from agents.alphazero.workers import SelfPlayWorker
 from connectn_env.cli import main
 from connectn_env.train_command import _elo_line
 
 MCTS_20 = "mcts:simulations=20,preset=uct"
-TINY = {
-    "channels": 8,
-    "blocks": 1,
-    "simulations": 8,
-    "games_in_flight": 8,
-    "moves_per_task": 3,
-    "batch_size": 32,
-    "buffer_size": 2000,
-    "min_buffer": 32,
-    "workers": 0,
-    "precision": "float32",
+TINY = {  # test_alphazero's tiny run, evaluated at its end
+    **{key: value for key, value in ALPHAZERO_TINY.items() if key != "eval_minutes"},
     "eval_games": 2,
     "eval_budgets": (20,),
     "eval_simulations": 8,
