@@ -1,8 +1,10 @@
-"""Scores and ratings from head-to-head results: a Wilson interval per pairing, an Elo fit.
+"""Scores and ratings from head-to-head results: an interval per pairing, an Elo fit.
 
-Score: a win is 1 point, a draw 1/2. The 95% interval is Wilson's score interval for a
-proportion, applied to the score with draws as half a win; draws make the true variance
-smaller than a win/loss game's, so the interval is conservative then.
+Score: a win is 1 point, a draw 1/2. The 95% interval of a pairing played in game pairs is
+the normal interval ``score +- 1.96 sqrt(v / N)`` over its ``N`` pairs, ``v`` the variance of
+a pair's mean score (:func:`pair_variance`); without pairs, Wilson's score interval for a
+proportion, applied to the score with draws as half a win (draws make the true variance
+smaller than a win/loss game's, so that interval is conservative then).
 
 Elo: maximum-likelihood Bradley-Terry ratings on the Elo scale (400 log10 of the strength
 ratio), draws counted as half a win and half a loss, with one virtual draw added to every
@@ -11,6 +13,18 @@ agent wins every game. Ratings are anchored: ``random`` (the first agent whose s
 ``random``) is 0 when present, else the first agent. :func:`elo_ratings_fixed` fits the same
 model with some ratings held fixed instead (a ladder's rungs: a new rung, or a candidate, is
 rated against them and they do not move).
+
+Game pairs: a pairing played in game pairs (one opening, colours swapped) carries its
+pentanomial counts (:attr:`PairingStats.pairs`). Its two games are not independent, so the
+fit weighs the pairing by its **effective games**, ``games / dispersion``, where the
+dispersion is the variance of a pair's mean score (counted over the pairs, half a virtual
+pair of each kind added) over what independent games of that score would give,
+``score (1 - score) / 2``: a quasi-likelihood Bradley-Terry fit, with the points scaled to
+the effective games. A pairing whose pairs all split 1-1 (each agent wins with one colour)
+says its score is 1/2 more precisely than games would; one whose pairs are all 2-0 or 0-2
+says less. Games that repeat an earlier game's moves (deterministic agents from one
+position) count once: the effective games are the distinct games over the dispersion. A
+pairing without pair counts weighs its (distinct) games.
 
 Elo intervals: the covariance of the ratings is the inverse of the fit's Fisher information
 (the curvature of its log-likelihood, virtual draws included) with the anchor held fixed;
@@ -42,13 +56,23 @@ __all__ = [
     "elo_ratings",
     "elo_ratings_fixed",
     "expected_score",
+    "pair_variance",
+    "rating_covariance",
     "wilson",
 ]
 
 Z95 = 1.959963984540054
 VIRTUAL_DRAWS = 1.0
-CI_METHOD = "Wilson score interval on the score (draws = 1/2), 95%"
-ELO_METHOD = "maximum-likelihood Bradley-Terry, draws = 1/2, one virtual draw per pairing"
+VIRTUAL_PAIRS = 0.5  # pairs of each pentanomial kind added to a pair variance
+PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)  # a pair's points, the pentanomial's five kinds
+CI_METHOD = (
+    "normal interval on the score from the game pairs' pentanomial variance (Wilson's on the "
+    "games without pairs), draws = 1/2, 95%"
+)
+ELO_METHOD = (
+    "maximum-likelihood Bradley-Terry, draws = 1/2, one virtual draw per pairing, each "
+    "pairing weighed by its effective games (distinct games over the game pairs' dispersion)"
+)
 ELO_CI_METHOD = (
     "rating +- 1.96 standard errors from the Fisher information of the fit (virtual draws "
     "included), relative to the anchor, 95%"
@@ -84,9 +108,25 @@ class Scored:
         return (self.wins + 0.5 * self.draws) / self.games if self.games else math.nan
 
 
+def pair_variance(counts: Sequence[float]) -> float:
+    """The variance of one pair's mean score (0, 1/4, 1/2, 3/4 or 1) from the pentanomial
+    ``counts`` (pairs that scored 0, 1/2, 1, 3/2 and 2 points), with :data:`VIRTUAL_PAIRS` of
+    each kind added so that it is never 0 (1/16 with no pair)."""
+    weights = [n + VIRTUAL_PAIRS for n in counts]
+    total = sum(weights)
+    values = [points / 2 for points in PAIR_POINTS]
+    mean = sum(w * x for w, x in zip(weights, values, strict=True)) / total
+    return sum(w * (x - mean) ** 2 for w, x in zip(weights, values, strict=True)) / total
+
+
 @dataclass(frozen=True)
 class PairingStats(Scored):
-    """Results of agent ``a`` against agent ``b`` (wins, draws, losses from ``a``'s side)."""
+    """Results of agent ``a`` against agent ``b`` (wins, draws, losses from ``a``'s side).
+
+    ``pairs``: when the games were played in game pairs, how many complete pairs ``a``
+    scored 0, 1/2, 1, 3/2 and 2 points in (None: games not paired); ``distinct``: how many
+    of the games differ by their moves (None: not counted).
+    """
 
     a: str
     b: str
@@ -95,10 +135,30 @@ class PairingStats(Scored):
     losses: int
     errors_a: int
     errors_b: int
+    pairs: tuple[int, int, int, int, int] | None = None
+    distinct: int | None = None
 
     @property
     def interval(self) -> tuple[float, float]:
-        return wilson(self.score, self.games) if self.games else (math.nan, math.nan)
+        """The score's 95% interval: from the pairs (normal, pentanomial variance) when
+        there are any, else Wilson's over the games."""
+        if not self.games:
+            return math.nan, math.nan
+        if self.pairs is None or not sum(self.pairs):
+            return wilson(self.score, self.games)
+        half = Z95 * math.sqrt(pair_variance(self.pairs) / sum(self.pairs))
+        return max(0.0, self.score - half), min(1.0, self.score + half)
+
+    @property
+    def effective_games(self) -> float:
+        """The games the fit weighs this pairing by (see the module docstring): ``games``
+        without pair counts."""
+        games = float(self.games if self.distinct is None else min(self.games, self.distinct))
+        if self.pairs is None or not sum(self.pairs) or not self.games:
+            return games
+        score = (self.wins + 0.5 * self.draws + 0.5 * VIRTUAL_DRAWS) / (self.games + VIRTUAL_DRAWS)
+        dispersion = 2 * pair_variance(self.pairs) / (score * (1 - score))
+        return games / dispersion
 
     def to_json(self) -> dict[str, Any]:
         low, high = self.interval
@@ -112,6 +172,8 @@ class PairingStats(Scored):
             "score": self.score,
             "ci95": [low, high],
             "errors": {self.a: self.errors_a, self.b: self.errors_b},
+            "pentanomial": None if self.pairs is None else list(self.pairs),
+            "distinct_games": self.distinct,
         }
 
 
@@ -134,7 +196,8 @@ def anchor_of(labels: Sequence[str]) -> str:
 def _fit_tables(
     labels: Sequence[str], pairings: Sequence[PairingStats]
 ) -> tuple[list[list[float]], list[list[float]]]:
-    """``points[i][j]`` (i's points against j) and ``games[i][j]``, virtual draws included."""
+    """``points[i][j]`` (i's points against j) and ``games[i][j]``, virtual draws included,
+    each pairing's counts scaled to its effective games."""
     index = {label: i for i, label in enumerate(labels)}
     size = len(labels)
     points = [[0.0] * size for _ in range(size)]
@@ -143,9 +206,10 @@ def _fit_tables(
         if p.games == 0:
             continue
         i, j = index[p.a], index[p.b]
-        points[i][j] += p.wins + 0.5 * p.draws + 0.5 * VIRTUAL_DRAWS
-        points[j][i] += p.losses + 0.5 * p.draws + 0.5 * VIRTUAL_DRAWS
-        games[i][j] = games[j][i] = games[i][j] + p.games + VIRTUAL_DRAWS
+        scale = p.effective_games / p.games
+        points[i][j] += scale * (p.wins + 0.5 * p.draws) + 0.5 * VIRTUAL_DRAWS
+        points[j][i] += scale * (p.losses + 0.5 * p.draws) + 0.5 * VIRTUAL_DRAWS
+        games[i][j] = games[j][i] = games[i][j] + p.effective_games + VIRTUAL_DRAWS
     return points, games
 
 
@@ -226,30 +290,28 @@ def elo_ratings_fixed(
     }
 
 
-def elo_intervals(
+def rating_covariance(
     labels: Sequence[str],
     pairings: Sequence[PairingStats],
-    elo: dict[str, float],
-    z: float = Z95,
-    *,
-    fixed: Iterable[str] = (),
-) -> dict[str, tuple[float, float]]:
-    """95% interval of each rating, relative to the anchor: ``elo +- z * standard error``,
-    the standard errors from the Fisher information of the fit (virtual draws included).
+    elo: Mapping[str, float],
+    held: Iterable[str],
+) -> tuple[list[str], np.ndarray]:
+    """The covariance (in Elo squared) of the ratings not ``held``, from the Fisher
+    information of the fit at ``elo`` (virtual draws and effective games included), the
+    ``held`` ratings taken as known.
 
-    The anchor gets (0, 0); an agent without games (nan, nan); an agent whose games never
-    link it to the anchor (-inf, inf). With ``fixed`` (the agents whose ratings
-    :func:`elo_ratings_fixed` held), those play the anchor's part: each gets
-    ``(elo, elo)``, and the others' errors are those of the free ratings alone.
+    Returns:
+        The labels the covariance covers (those linked to a held one by games, not held),
+        and the matrix in their order.
 
     Raises:
-        ValueError: ``fixed`` names an agent not in ``labels``.
+        ValueError: ``held`` names an agent not in ``labels``.
     """
-    fixed = list(fixed)
-    if fixed:
-        held = _held_indices(labels, {label: elo.get(label, math.nan) for label in fixed})
-    else:
-        held = [labels.index(anchor_of(labels))]
+    held_index = []
+    for label in held:
+        if label not in labels:
+            raise ValueError(f"held names {label!r}, which is not one of {list(labels)}")
+        held_index.append(list(labels).index(label))
     size = len(labels)
     _, games = _fit_tables(labels, pairings)
     theta = [elo[label] * math.log(10) / 400 for label in labels]  # natural log-strengths
@@ -263,20 +325,48 @@ def elo_intervals(
                 information[j, j] += w
                 information[i, j] -= w
                 information[j, i] -= w
-    others = sorted(_linked(games, held) - set(held))
-    errors = {}
-    if others:
-        covariance = np.linalg.inv(information[np.ix_(others, others)])
-        scale = 400 / math.log(10)
-        errors = {i: scale * math.sqrt(covariance[k, k]) for k, i in enumerate(others)}
+    others = sorted(_linked(games, held_index) - set(held_index))
+    if not others:
+        return [], np.zeros((0, 0))
+    scale = 400 / math.log(10)
+    covariance = np.linalg.inv(information[np.ix_(others, others)]) * scale**2
+    return [labels[i] for i in others], covariance
+
+
+def elo_intervals(
+    labels: Sequence[str],
+    pairings: Sequence[PairingStats],
+    elo: dict[str, float],
+    z: float = Z95,
+    *,
+    fixed: Iterable[str] = (),
+) -> dict[str, tuple[float, float]]:
+    """95% interval of each rating, relative to the anchor: ``elo +- z * standard error``,
+    the standard errors from :func:`rating_covariance`.
+
+    The anchor gets (0, 0); an agent without games (nan, nan); an agent whose games never
+    link it to the anchor (-inf, inf). With ``fixed`` (the agents whose ratings
+    :func:`elo_ratings_fixed` held), those play the anchor's part: each gets
+    ``(elo, elo)``, and the others' errors are those of the free ratings alone.
+
+    Raises:
+        ValueError: ``fixed`` names an agent not in ``labels``.
+    """
+    held = list(fixed)
+    if held:
+        _held_indices(labels, {label: elo.get(label, math.nan) for label in held})
+    else:
+        held = [anchor_of(labels)]
+    covered, covariance = rating_covariance(labels, pairings, elo, held)
+    errors = {label: math.sqrt(covariance[k, k]) for k, label in enumerate(covered)}
     intervals = {}
-    for i, label in enumerate(labels):
+    for label in labels:
         if math.isnan(elo[label]):
             intervals[label] = (math.nan, math.nan)
-        elif i in held:
+        elif label in held:
             intervals[label] = (elo[label], elo[label])
-        elif i in errors:
-            intervals[label] = (elo[label] - z * errors[i], elo[label] + z * errors[i])
+        elif label in errors:
+            intervals[label] = (elo[label] - z * errors[label], elo[label] + z * errors[label])
         else:
             intervals[label] = (-math.inf, math.inf)
     return intervals

@@ -33,12 +33,11 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from connectn_env.elo import Z95, expected_score
+from connectn_env.elo import PAIR_POINTS, VIRTUAL_PAIRS, Z95, expected_score, pair_variance
 
 __all__ = ["PAIR_SCORES", "VIRTUAL_PAIRS", "Pentanomial", "elo_of_score", "pair_kind"]
 
-PAIR_SCORES = (0.0, 0.5, 1.0, 1.5, 2.0)  # points of a pair, the pentanomial's five kinds
-VIRTUAL_PAIRS = 0.5  # pairs of each kind added to the variance estimate (see the docstring)
+PAIR_SCORES = PAIR_POINTS  # points of a pair, the pentanomial's five kinds
 _GAME_SCORES = (0.0, 0.5, 1.0)
 
 
@@ -110,11 +109,7 @@ class Pentanomial:
     def variance(self) -> float:
         """The variance of one pair's mean score, with :data:`VIRTUAL_PAIRS` of each kind
         added (so always positive: 1/16 with no pair at all)."""
-        weights = [n + VIRTUAL_PAIRS for n in self.counts]
-        total = sum(weights)
-        values = [points / 2 for points in PAIR_SCORES]
-        mean = sum(w * x for w, x in zip(weights, values, strict=True)) / total
-        return sum(w * (x - mean) ** 2 for w, x in zip(weights, values, strict=True)) / total
+        return pair_variance(self.counts)
 
     def llr(self, elo0: float, elo1: float) -> float:
         """The GSPRT log-likelihood ratio of H1 (A is ``elo1`` stronger) against H0

@@ -118,8 +118,20 @@ def test_small_tournament_table_elo_and_ci_numbers() -> None:
     points = sum(r.score_of(FIRST) for r in result.results)
     assert pairing.score == pytest.approx(points / 6)
     assert pairing.wins + pairing.draws + pairing.losses == 6
-    assert pairing.interval == pytest.approx(wilson(points / 6, 6))
-    score = (points + 0.5) / 7
+    by_index = {r.index: r.score_of(FIRST) for r in result.results}
+    pair_means = [(by_index[2 * k] + by_index[2 * k + 1]) / 2 for k in range(3)]
+    kinds = [0] * 5
+    for mean in pair_means:
+        kinds[round(4 * mean)] += 1
+    assert pairing.pairs == tuple(kinds)  # games 2k and 2k + 1 are pair k
+    weights = [n + 0.5 for n in kinds]  # half a virtual pair of each kind
+    mean = sum(w * k / 4 for k, w in enumerate(weights)) / sum(weights)
+    variance = sum(w * (k / 4 - mean) ** 2 for k, w in enumerate(weights)) / sum(weights)
+    half = 1.959963984540054 * math.sqrt(variance / 3)
+    assert pairing.interval == pytest.approx((max(0, points / 6 - half), min(1, points / 6 + half)))
+    smoothed = (points + 0.5) / 7
+    effective = min(6, pairing.distinct) / (2 * variance / (smoothed * (1 - smoothed)))
+    score = (points * effective / 6 + 0.5) / (effective + 1)
     assert result.elo[FIRST] == pytest.approx(400 * math.log10(score / (1 - score)), abs=1e-6)
     assert result.elo["random"] == 0.0 and result.anchor == "random"
     for game in result.results:  # colours alternate; the recorded games are legal and over

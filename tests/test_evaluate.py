@@ -14,7 +14,9 @@ import pytest
 
 import connectn_env
 from agents import RandomAgent
+from connectn_env.elo import PairingStats
 from connectn_env.ladder import Ladder, Rung, build_ladder, evaluate
+from connectn_env.ladder.fit import fit_ratings
 
 GAME = "connect_n_6x6"
 RUNGS = [
@@ -41,7 +43,18 @@ def test_a_rungs_own_agent_is_rated_within_the_interval(tiny: Ladder) -> None:
     assert result.games == 60 and result.played == 60
     low, high = result.ci95
     assert low <= tiny.rung("uct-10").rating <= high
-    assert high - low < 400
+    rung_low, rung_high = tiny.rung("uct-10").ci95
+    held = fit_ratings(
+        [result.candidate, *tiny.labels],
+        [
+            PairingStats(result.candidate, r.label, r.wins, r.draws, r.losses, 0, 0, r.pairs)
+            for r in result.rungs
+        ],
+        tiny.ratings,
+    ).intervals[result.candidate]
+    # the rungs' own uncertainty is in the interval: wider than with the rungs held exact,
+    # and no wider than the two spreads added
+    assert held[1] - held[0] < high - low < (held[1] - held[0]) + (rung_high - rung_low)
     played = {r.label: r.games for r in result.rungs}
     assert played["uct-10"] >= 20  # the games go where the score is nearest 50%
     assert "Elo" in result.table() and json.dumps(result.to_json())

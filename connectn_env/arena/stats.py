@@ -16,6 +16,7 @@ from connectn_env.elo import (
     CI_METHOD,
     ELO_CI_METHOD,
     ELO_METHOD,
+    PAIR_POINTS,
     PairingStats,
     anchor_of,
     elo_intervals,
@@ -58,11 +59,13 @@ class Standing:
 class Tally:
     """The counts the tables are made of, added up one finished game at a time.
 
-    Per pairing: wins, draws and losses of its first agent and each side's games lost by
-    error; over all games: the points of the player who moved first. Nothing else of a game
-    is kept (not its moves, not the game itself), so a tally stays the same size however
-    many games it counts: the arena's parent keeps this while the games themselves go to
-    disk.
+    Per pairing: wins, draws and losses of its first agent, each side's games lost by
+    error, and the pentanomial counts of its game pairs (games ``2k`` and ``2k + 1``, colours
+    swapped: a pair counts once both its games are in); over all games: the points of the
+    player who moved first. Nothing else of a game is kept (not its moves, not the game
+    itself; only the score of a pair's first game until its second comes), so a tally stays
+    the same size however many games it counts: the arena's parent keeps this while the
+    games themselves go to disk.
 
     Args:
         labels: The agents, in command-line order; a pairing is ``(a, b)`` with ``a`` before
@@ -76,6 +79,8 @@ class Tally:
             for i, a in enumerate(self.labels)
             for b in self.labels[i + 1 :]
         }
+        self._pairs = {pairing: [0] * len(PAIR_POINTS) for pairing in self._counts}
+        self._half_pairs: dict[tuple[tuple[str, str], int], float] = {}  # a's score, by pair
         self.games = 0
         self._first_half_points = 0  # points of player_0, in halves (exact)
 
@@ -99,7 +104,13 @@ class Tally:
                 f"pairing {list(result.pairing)} is not a pairing of {list(self.labels)}"
             )
         a = result.pairing[0]
-        counts[2 - round(2 * result.score_of(a))] += 1  # 0: a won, 1: a draw, 2: a lost
+        score = result.score_of(a)
+        counts[2 - round(2 * score)] += 1  # 0: a won, 1: a draw, 2: a lost
+        other = self._half_pairs.pop((result.pairing, result.index ^ 1), None)
+        if other is None:
+            self._half_pairs[result.pairing, result.index] = score
+        else:
+            self._pairs[result.pairing][round(2 * (score + other))] += 1
         if result.error is not None:
             counts[3 if result.error["agent"] == a else 4] += 1
         self.games += 1
@@ -112,7 +123,10 @@ class Tally:
 
     def pairings(self) -> list[PairingStats]:
         """One entry per pair of agents, in command-line order."""
-        return [PairingStats(a, b, *counts) for (a, b), counts in self._counts.items()]
+        return [
+            PairingStats(a, b, *counts, pairs=tuple(self._pairs[a, b]))  # type: ignore[arg-type]
+            for (a, b), counts in self._counts.items()
+        ]
 
     def standings(
         self, elo: dict[str, float], intervals: dict[str, tuple[float, float]]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import functools
 import json
 import math
 import os
@@ -96,10 +98,15 @@ class TournamentResult:
 
     @property
     def pairings(self) -> list[PairingStats]:
-        """Wins, draws, losses and score of each pairing (first agent's side)."""
-        return self.tally.pairings()
+        """Wins, draws, losses, score, game pairs and distinct games of each pairing (first
+        agent's side)."""
+        distinct = self.distinct_games
+        return [
+            dataclasses.replace(p, distinct=distinct.get((p.a, p.b), 0))
+            for p in self.tally.pairings()
+        ]
 
-    @property
+    @functools.cached_property
     def distinct_games(self) -> dict[tuple[str, str], int]:
         """How many of each pairing's games differ by their moves (from the opening on):
         fewer than its games means games were replayed (deterministic agents from one
@@ -140,7 +147,7 @@ class TournamentResult:
         lines += [
             "",
             "score: points per game of the pairing's first agent (win 1, draw 1/2);",
-            "95% CI: Wilson score interval on the score.",
+            f"95% CI: {CI_METHOD}.",
             f"Elo: {ELO_METHOD}; anchor {self.anchor} = 0.",
             f"Elo 95% CI: {ELO_CI_METHOD}.",
         ]
@@ -155,7 +162,6 @@ class TournamentResult:
     def to_json(self) -> dict[str, Any]:
         """The tables as JSON-serialisable data (what ``--json`` writes)."""
         elo, intervals = self.elo, self.elo_intervals
-        distinct = self.distinct_games
         return {
             "game": self.game.name,
             "params": self.game.params,
@@ -164,7 +170,7 @@ class TournamentResult:
             "move_timeout": self.move_timeout,
             "agents": list(self.labels),
             "pairings": [
-                p.to_json() | {"distinct_games": distinct.get((p.a, p.b), 0)} for p in self.pairings
+                p.to_json() for p in self.pairings
             ],
             "elo": {label: None if math.isnan(v) else v for label, v in elo.items()},
             "elo_ci95": {label: _json_interval(intervals[label]) for label in self.labels},
@@ -363,18 +369,12 @@ def _suite(openings: OpeningSuite | str | Path | None, game: GameConfig) -> Open
     Raises:
         ArenaError: a file that is not a suite of ``game``, or a suite of another game.
     """
-    from connectn_env.ladder.openings import OpeningSuite, load_suite
+    from connectn_env.ladder.openings import choose_suite
 
-    if openings is None:
-        return None
-    if not isinstance(openings, OpeningSuite):
-        try:
-            return load_suite(openings, game)
-        except ValueError as error:
-            raise ArenaError(f"--openings: {error}") from None
-    if openings.game != game:
-        raise ArenaError(f"the opening suite is of {openings.key}, not of {game}")
-    return openings
+    try:
+        return choose_suite(openings, game)
+    except ValueError as error:
+        raise ArenaError(f"--openings: {error}") from None
 
 
 def _build_each(labels: list[str], specs: list[AgentSpec]) -> None:

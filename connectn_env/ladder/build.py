@@ -1,9 +1,12 @@
 """Building a ladder: the rungs play their neighbours one and two apart through the arena
-(worker processes or Ray, resumable from its results file), then the ratings are fitted."""
+(worker processes or Ray, resumable from its results file), in game pairs from the game's
+opening suite; the ratings are fitted; then some pairings three apart, never fitted, are
+played to check what the ratings predict."""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -12,14 +15,18 @@ from connectn_env.arena.outputs import check_output_file
 from connectn_env.arena.tournament import run_tournament
 from connectn_env.elo import PairingStats
 from connectn_env.file_lock import lock_beside
+from connectn_env.games.validation import require_int
 from connectn_env.ladder.fit import fit_ratings, neighbour_pairs
 from connectn_env.ladder.games import LADDER_GAMES, ladder_key
 from connectn_env.ladder.ladderfile import (
+    DEFAULT_HELD_OUT,
+    MAX_HELD_OUT,
     TARGET_HALF_WIDTH,
     Ladder,
     LadderRung,
     save_ladder,
 )
+from connectn_env.ladder.openings import OpeningSuite, choose_suite
 from connectn_env.ladder.provenance import provenance
 from connectn_env.ladder.rungs import Rung, ladder_rungs
 from connectn_env.specs import parse_agent_spec
@@ -27,6 +34,7 @@ from connectn_env.specs import parse_agent_spec
 __all__ = ["build_ladder"]
 
 _ORDER_ROUNDS = 4  # rounds of pairs by fitted order, the guessed order's first included
+_HELD_OUT_REACH = 3  # held-out pairings: rungs three apart in the fitted order
 
 
 def build_ladder(
@@ -42,6 +50,8 @@ def build_ladder(
     out: str | Path | None = None,
     progress: bool = False,
     command: str = "",
+    openings: OpeningSuite | str | Path | bool = True,
+    held_out: int = DEFAULT_HELD_OUT,
 ) -> Ladder:
     """Play the rungs of ``game`` against their neighbours and fit their ratings.
 
@@ -49,7 +59,10 @@ def build_ladder(
     strength), ``games_per_pair`` games per pair, colours alternating, through
     :func:`~connectn_env.arena.run_tournament`; then, until no pair is missing (at most
     three more rounds), it plays the rungs one and two places away in the order of the
-    ratings fitted so far that it has not played yet. A rung placed wrongly by the guessed
+    ratings fitted so far that it has not played yet. Every game starts from an opening of
+    ``openings`` (the game's shipped suite by default), in game pairs: games ``2k`` and
+    ``2k + 1`` of a pairing play opening ``k`` with colours swapped, and the fit weighs each
+    pairing by its pairs (:mod:`connectn_env.elo`). A rung placed wrongly by the guessed
     order lost or won all its games and its rating was fixed by one side only: Gomoku's
     10,000-simulation plain UCT, guessed above alpha-beta at depth 2 and beaten by all its
     four neighbours, was fitted below UCT at 100 simulations, which it never played.
@@ -57,6 +70,10 @@ def build_ladder(
     The ratings are anchored at ``random`` = 0, or, with ``hold``, the rungs of that ladder
     (same label and spec) keep their ratings and only the pairs with a new rung are played:
     levels do not move when a rung is added.
+
+    Then up to ``held_out`` pairings of rungs three apart in the fitted order, never fitted
+    (spread along the ladder), are played the same way and kept apart: the ladder's
+    held-out check compares what the ratings predict for them with what they scored.
 
     Args:
         game: A ladder game (key, game name, ``GameConfig``...).
@@ -70,6 +87,9 @@ def build_ladder(
         out: Write the ladder here (atomically).
         progress: Show progress on stderr.
         command: The command line to record in the ladder.
+        openings: The opening suite: True (the game's shipped suite), False (the empty
+            board), a suite or its file.
+        held_out: Pairings to hold out of the fit and check the ratings on (0 to 100).
 
     Raises:
         ValueError: an unknown game, a bad rung, ``hold`` of another game or with a rung
@@ -78,6 +98,8 @@ def build_ladder(
         LockError: another process is writing ``results`` (a ValueError too).
     """
     key = ladder_key(game)
+    held_out = require_int("held_out", held_out, 0, MAX_HELD_OUT)
+    suite = choose_suite(openings, LADDER_GAMES[key])
     rungs = list(ladder_rungs(key) if rungs is None else rungs)
     labels = [rung.label for rung in rungs]
     if len(set(labels)) != len(labels) or len(rungs) < 2:
@@ -93,8 +115,10 @@ def build_ladder(
     with _locked(results):  # every round's tournament takes it again
         played: dict[tuple[str, str], PairingStats] = {}  # by the rungs' labels, weaker first
         seconds = 0.0
-        new = pairs
-        for round_ in range(1, _ORDER_ROUNDS + 1):
+
+        def play(chosen: list[tuple[int, int]]) -> None:
+            """Play (or resume) the pairings ``chosen`` into ``played``."""
+            nonlocal seconds
             result = run_tournament(
                 LADDER_GAMES[key],
                 specs,
@@ -104,16 +128,20 @@ def build_ladder(
                 seed=seed,
                 out=results,
                 progress=progress,
-                pairs=new,  # a round plays (or resumes) only its own pairs
+                pairs=chosen,
+                openings=suite,
             )
             rename = dict(zip(result.labels, labels, strict=True))
             for p in result.pairings:
                 if p.games:
-                    a, b = rename[p.a], rename[p.b]
-                    played[a, b] = PairingStats(
-                        a, b, p.wins, p.draws, p.losses, p.errors_a, p.errors_b
+                    played[rename[p.a], rename[p.b]] = dataclasses.replace(
+                        p, a=rename[p.a], b=rename[p.b]
                     )
             seconds += sum(game_result.seconds for game_result in result.results)
+
+        new = pairs
+        for round_ in range(1, _ORDER_ROUNDS + 1):
+            play(new)  # a round plays (or resumes) only its own pairs
             pairings = kept + [
                 played[labels[i], labels[j]] for i, j in pairs if (labels[i], labels[j]) in played
             ]
@@ -126,6 +154,9 @@ def build_ladder(
             if not new or round_ == _ORDER_ROUNDS:
                 break
             pairs = sorted({*pairs, *new})
+        checks = _held_out_pairs(fitted, pairs, labels, fixed, held_out)
+        if checks:
+            play(checks)
     held_intervals = {r.label: r.ci95 for r in hold.rungs if r.label in fixed} if hold else {}
     intervals = {label: held_intervals.get(label, fit.intervals[label]) for label in labels}
     games = dict.fromkeys(labels, 0)
@@ -153,11 +184,36 @@ def build_ladder(
         command=f"{hold.command}; then {command}" if hold else command,
         cpu_hours=(seconds + (hold.cpu_hours * 3600 if hold else 0.0)) / 3600,
         provisional=widest > TARGET_HALF_WIDTH or bool(hold and hold.provisional),
+        held_out=tuple(played[labels[i], labels[j]] for i, j in checks),
+        openings=None if suite is None else suite.reference,
         **provenance(),
     )
     if out is not None:
         save_ladder(ladder, out)
     return ladder
+
+
+def _held_out_pairs(
+    fitted: list[int],
+    fitted_pairs: list[tuple[int, int]],
+    labels: list[str],
+    fixed: dict[str, float],
+    count: int,
+) -> list[tuple[int, int]]:
+    """Up to ``count`` pairs of rungs three apart in the ``fitted`` order (rung indices,
+    weakest first), none fitted nor of two held rungs, spread evenly along the ladder."""
+    far = [
+        tuple(sorted((fitted[a], fitted[b])))
+        for a, b in neighbour_pairs(len(fitted), _HELD_OUT_REACH)
+        if b - a == _HELD_OUT_REACH
+    ]
+    candidates = [pair for pair in _unheld(far, labels, fixed) if pair not in fitted_pairs]
+    if count >= len(candidates):
+        return sorted(candidates)
+    if count == 0:
+        return []
+    step = (len(candidates) - 1) / max(1, count - 1)
+    return sorted({candidates[round(k * step)] for k in range(count)})
 
 
 def _locked(results: str | Path | None) -> contextlib.AbstractContextManager:

@@ -20,7 +20,12 @@ from connectn_env.gameoptions import ascii_float, path_argument
 from connectn_env.ladder.build import build_ladder
 from connectn_env.ladder.evaluation import DEFAULT_GAMES, Evaluation, evaluate
 from connectn_env.ladder.games import ladder_key
-from connectn_env.ladder.ladderfile import load_ladder, shipped_ladder
+from connectn_env.ladder.ladderfile import (
+    DEFAULT_HELD_OUT,
+    MAX_HELD_OUT,
+    load_ladder,
+    shipped_ladder,
+)
 from connectn_env.ladder.matches import DEFAULT_MOVE_TIMEOUT
 from connectn_env.ladder.movequality import MoveQuality, move_quality
 from connectn_env.ladder.sprt import (
@@ -72,6 +77,15 @@ def add_ladder_build_options(
         action="store_true",
         help="keep the ratings of the rungs already in --out; play only the new rungs' pairs",
     )
+    sub.add_argument(
+        "--held-out",
+        type=seed,  # an integer >= 0; build_ladder caps it
+        default=DEFAULT_HELD_OUT,
+        metavar="N",
+        help=f"pairings three apart played after the fit and never fitted, to check what the "
+        f"ratings predict ({DEFAULT_HELD_OUT}; 0: none; at most {MAX_HELD_OUT})",
+    )
+    _openings_options(sub)
     _allow_factories_option(sub, "--out")
 
 
@@ -142,6 +156,7 @@ def add_evaluate_options(
     sub.add_argument(
         "--sprt", type=_bounds, metavar="ELO0,ELO1", help="the SPRT's Elo bounds (with --vs)"
     )
+    _openings_options(sub)
     sub.add_argument("--alpha", type=_probability, metavar="P", help="false H1 rate (0.05)")
     sub.add_argument("--beta", type=_probability, metavar="P", help="false H0 rate (0.05)")
     sub.add_argument(
@@ -150,6 +165,29 @@ def add_evaluate_options(
         metavar="N",
         help=f"SPRT: then inconclusive ({DEFAULT_MAX_GAMES}; even: N / 2 pairs)",
     )
+
+
+def _openings_options(sub: argparse.ArgumentParser) -> None:
+    group = sub.add_mutually_exclusive_group()
+    group.add_argument(
+        "--openings",
+        type=path_argument,
+        metavar="FILE",
+        help="the opening suite the game pairs start from (default: the game's shipped suite)",
+    )
+    group.add_argument(
+        "--no-openings",
+        action="store_const",
+        const=True,
+        help="every game from the empty board (deterministic agents then replay one game pair)",
+    )
+
+
+def _suite_choice(args: argparse.Namespace) -> Path | bool:
+    """``openings=`` of ``--openings FILE`` / ``--no-openings`` (default: the shipped suite)."""
+    if args.no_openings:
+        return False
+    return True if args.openings is None else args.openings
 
 
 def _allow_factories_option(sub: argparse.ArgumentParser, option: str) -> None:
@@ -278,6 +316,8 @@ def run_ladder_command(args: argparse.Namespace) -> int:
             out=out,
             progress=not args.no_progress,
             command=_command_line(),
+            openings=_suite_choice(args),
+            held_out=args.held_out,
         )
     _show(ladder.table())
     _show(f"\nwritten: {out} (games in {results})")
@@ -305,7 +345,8 @@ def run_evaluate_command(args: argparse.Namespace) -> int:
 
 def _move_quality(args: argparse.Namespace) -> MoveQuality:
     """``--positions``: the candidate's move quality on the shipped positions."""
-    games_only = ("games", "minutes", "ladder", "results", "workers", "ray", *_AB_ONLY)
+    games_only = ("games", "minutes", "ladder", "results", "workers", "ray", "openings")
+    games_only += ("no_openings", *_AB_ONLY)
     given = _given(args, games_only)
     if given:
         raise ValueError(f"--positions judges one move per position: not with {', '.join(given)}")
@@ -356,6 +397,7 @@ def _games(args: argparse.Namespace) -> SPRTResult | Evaluation:
                 seed=args.seed,
                 report=None if args.no_progress else _Reporter(),
                 move_timeout=args.move_timeout,
+                openings=_suite_choice(args),
             )
             _show(f"SPRT {result.a} vs {result.b}, H0: {result.elo0:g} Elo, H1: {result.elo1:g}")
             print(result.line())
@@ -376,6 +418,7 @@ def _games(args: argparse.Namespace) -> SPRTResult | Evaluation:
                 progress=not args.no_progress,
                 allow_factories=args.allow_factories,
                 move_timeout=args.move_timeout,
+                openings=_suite_choice(args),
             )
             _show(result.table())
     return result

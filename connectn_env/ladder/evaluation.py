@@ -1,11 +1,15 @@
 """``evaluate``: a candidate's Elo on a game's ladder, with its 95% interval.
 
-The candidate plays the rungs two games at a time (one with each colour), each pair against
-the rung whose rating is nearest its current estimate (where its expected score is nearest
-50%, so each game tells the most), starting at the middle rung. Its rating is fitted with
-the rung ratings held fixed (:mod:`connectn_env.ladder.fit`). Games run in the arena's worker
-processes (or on Ray, or here for an agent object or a callable); with a results
-file, a run killed midway resumes without losing or repeating a game.
+The candidate plays the rungs in game pairs (one opening of the game's suite, one game with
+each colour), each pair against the rung whose rating is nearest its current estimate (where
+its expected score is nearest 50%, so each game tells the most), starting at the middle
+rung; pair ``k`` against a rung plays the suite's opening ``k``. Its rating is fitted with
+the rung ratings held fixed (:mod:`connectn_env.ladder.fit`), each rung's games weighed by
+their pairs; its interval includes the uncertainty of the rungs' own ratings (the covariance
+of the ladder's fit with the candidate's games added, ``random`` exact), and so does what it
+predicts for the candidate against a rung (:meth:`Evaluation.predict`). Games run in the
+arena's worker processes (or on Ray, or here for an agent object or a callable); with a
+results file, a run killed midway resumes without losing or repeating a game.
 
 A rung this installation cannot play (``az`` without torch) is skipped: the candidate plays
 the others, whose ratings stay as in the ladder, and the result names the rungs skipped.
@@ -13,21 +17,24 @@ the others, whose ratings stay as in the ladder, and the result names the rungs 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from connectn_env.arena.plan import GameTask, pairing_task
+from connectn_env.arena.plan import GameTask, pairing_task, planned_opening
 from connectn_env.arena.progress import Progress
-from connectn_env.elo import PairingStats, Scored, expected_score
+from connectn_env.arena.results import GameResult
+from connectn_env.arena.stats import Tally
+from connectn_env.elo import Z95, PairingStats, Scored, anchor_of, expected_score
 from connectn_env.games.validation import require_int, require_number
 from connectn_env.ladder.candidates import Candidate, check_candidate, make_candidate
-from connectn_env.ladder.fit import fit_ratings
+from connectn_env.ladder.fit import Predictor, fit_ratings
 from connectn_env.ladder.games import LADDER_GAMES, ladder_key
 from connectn_env.ladder.ladderfile import (
     Ladder,
@@ -43,6 +50,7 @@ from connectn_env.ladder.matches import (
     require_candidate_at_fault,
     require_move_timeout,
 )
+from connectn_env.ladder.openings import OpeningSuite, choose_suite
 from connectn_env.specs import parse_agent_spec
 
 __all__ = ["DEFAULT_GAMES", "Evaluation", "RungScore", "choose_rung", "evaluate"]
@@ -53,7 +61,8 @@ MAX_GAMES = 10**7
 
 @dataclass(frozen=True)
 class RungScore(Scored):
-    """The candidate's games against one rung (counts from the candidate's side)."""
+    """The candidate's games against one rung (counts from the candidate's side; ``pairs``:
+    the pentanomial counts of its complete game pairs)."""
 
     label: str
     spec: str
@@ -62,6 +71,7 @@ class RungScore(Scored):
     draws: int = 0
     losses: int = 0
     errors: int = 0  # games the candidate lost by an error (an illegal move...)
+    pairs: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
 
 
 @dataclass(frozen=True)
@@ -72,11 +82,15 @@ class Evaluation:
         game: The ladder's key.
         candidate: The candidate's label.
         rating: Its Elo on the ladder (``random`` = 0).
-        ci95: The 95% interval of the rating (the rungs' ratings taken as known).
+        ci95: The 95% interval of the rating, the uncertainty of the rungs' ratings
+            included.
         rungs: Its games against each rung, weakest rung first.
         played: Games played by this run (the rest came from the results file).
         provisional: Whether the ladder is provisional.
         skipped: The ladder's rungs that cannot play in this installation (not played).
+        openings: The number of openings of the suite the games started from (0: none).
+        predictor: What the ratings predict, with their uncertainty
+            (:meth:`predict`).
     """
 
     game: str
@@ -87,6 +101,20 @@ class Evaluation:
     played: int
     provisional: bool
     skipped: tuple[LadderRung, ...] = ()
+    openings: int = 0
+    predictor: Predictor | None = field(default=None, repr=False, compare=False)
+
+    def predict(self, rung: str) -> tuple[float, tuple[float, float]]:
+        """The candidate's expected score per game against ``rung`` and its 95% interval
+        (from the covariance of its rating and the rung's).
+
+        Raises:
+            ValueError: no such rung.
+        """
+        if self.predictor is None or rung not in self.predictor.ratings or rung == self.candidate:
+            raise ValueError(f"no rung {rung!r} on this ladder")
+        score, error = self.predictor.score(self.candidate, rung)
+        return score, (max(0.0, score - Z95 * error), min(1.0, score + Z95 * error))
 
     @property
     def games(self) -> int:
@@ -101,9 +129,12 @@ class Evaluation:
         """The result as ``connectn evaluate`` prints it."""
         low, high = self.ci95
         note = " (the ladder is provisional)" if self.provisional else ""
+        pairs = sum(sum(r.pairs) for r in self.rungs)
+        start = f"from {self.openings} openings" if self.openings else "from the empty board"
         lines = [
             f"{self.candidate} on the {self.game} ladder{note}:",
-            f"Elo {self.rating:+.0f}, 95% CI [{low:+.0f}, {high:+.0f}], {self.games} games",
+            f"Elo {self.rating:+.0f}, 95% CI [{low:+.0f}, {high:+.0f}] (the rungs' own "
+            f"uncertainty included), {self.games} games, {pairs} game pairs {start}",
             "",
         ]
         width = max(len("rung"), *(len(r.label) for r in self.rungs))
@@ -132,6 +163,7 @@ class Evaluation:
             "games": self.games,
             "errors": self.errors,
             "provisional": self.provisional,
+            "openings": self.openings,
             "rungs": [
                 {
                     "label": r.label,
@@ -143,6 +175,7 @@ class Evaluation:
                     "losses": r.losses,
                     "score": None if math.isnan(r.score) else r.score,
                     "errors": r.errors,
+                    "pentanomial": list(r.pairs),
                 }
                 for r in self.rungs
             ],
@@ -179,6 +212,7 @@ def evaluate(
     progress: bool = False,
     allow_factories: bool = False,
     move_timeout: float | None = DEFAULT_MOVE_TIMEOUT,
+    openings: OpeningSuite | str | Path | bool = True,
 ) -> Evaluation:
     """Rate ``candidate`` on ``game``'s ladder (see the module docstring).
 
@@ -208,6 +242,8 @@ def evaluate(
             arena's: the candidate loses a game it takes longer in (a hung worker process is
             killed), a rung that does stops the run. An object or a callable plays here and
             loses only once its move returns (a hang cannot be stopped in this process).
+        openings: The opening suite the game pairs start from: True (the game's shipped
+            suite), False (the empty board), a suite or its file.
 
     Raises:
         ValueError: an unknown game or candidate, a game without a ladder, a candidate or a
@@ -224,6 +260,7 @@ def evaluate(
     cap, deadline = _budget(games, minutes)
     seed = require_int("seed", seed, 0)
     move_timeout = require_move_timeout(move_timeout)
+    suite = choose_suite(openings, ladder.game)
     entry = make_candidate(candidate, name)
     label = entry.label if entry.label not in ladder.labels else f"{entry.label} (candidate)"
     check_candidate(entry, ladder.game)
@@ -233,25 +270,21 @@ def evaluate(
         workers = 1 if local else os.cpu_count() or 1
     specs = [entry.spec, *(rung.spec for rung in ladder.rungs)]
     players = [label, *ladder.labels]
-    with open_results(results, ladder.game, seed, players, specs, move_timeout) as store:
-        counts = {rung.label: [0, 0, 0, 0] for rung in ladder.rungs}  # W, D, L, errors
-        finished: set[tuple[str, str, int]] = set()
+    with open_results(results, ladder.game, seed, players, specs, move_timeout, suite) as store:
+        state = _Schedule(ladder, label, suite)
         for result in store.stream() if store else ():
-            if result.pairing[0] == label and result.pairing[1] in counts:
-                _count(counts, result, label)
-                finished.add(result.key)
-        state = _Schedule(ladder, label, counts, finished)
+            if result.pairing[0] == label and result.pairing[1] in state.specs:
+                state.add(result)
+        resumed = len(state.finished)
         tasks = state.tasks(entry, seed, cap, deadline, move_timeout)
-        display = _Display(cap - len(finished), deadline, enabled=progress)
-        played = 0
+        display = _Display(cap - resumed, deadline, enabled=progress)
         for result in play_tasks(tasks, workers=workers, ray=ray, local=local):
             if store is not None:
                 store.add(result)
-            _count(counts, result, label)
-            played += 1
+            state.add(result)
             display.advance(state.estimate())
         display.close()
-    return _evaluation(ladder, label, counts, played, skipped)
+    return state.evaluation(len(state.finished) - resumed, skipped)
 
 
 def _ladder(ladder: Ladder | str | Path | None, game: Any, allow_factories: bool) -> Ladder:
@@ -291,76 +324,46 @@ def _check_rungs(ladder: Ladder) -> None:
         check_candidate(entry, ladder.game, role="ladder rung")
 
 
-def _count(counts: dict[str, list[int]], result: Any, label: str) -> None:
-    """Add ``result`` to its rung's row (W, D, L, errors) of the candidate's counts.
-
-    Raises:
-        ValueError: the rung, not the candidate, failed in that game (its error is named):
-            the game says nothing of the candidate.
-    """
-    require_candidate_at_fault(result, label, "ladder rung", "the ladder cannot rate a candidate")
-    row = counts[result.pairing[1]]
-    row[2 - round(2 * result.score_of(label))] += 1
-    if result.error is not None:
-        row[3] += 1
-
-
-def _pairings(label: str, counts: dict[str, list[int]]) -> list[PairingStats]:
-    return [PairingStats(label, rung, *row, 0) for rung, row in counts.items()]
-
-
-def _evaluation(
-    ladder: Ladder,
-    label: str,
-    counts: dict[str, list[int]],
-    played: int,
-    skipped: tuple[LadderRung, ...],
-) -> Evaluation:
-    if not any(sum(row[:3]) for row in counts.values()):
-        raise ValueError(
-            "no game was played: the time budget ran out before the first game started, so "
-            "there is no rating; give more minutes"
-        )
-    fit = fit_ratings([label, *ladder.labels], _pairings(label, counts), ladder.ratings)
-    return Evaluation(
-        game=ladder.key,
-        candidate=label,
-        rating=fit.ratings[label],
-        ci95=fit.intervals[label],
-        rungs=tuple(
-            RungScore(rung.label, rung.spec, rung.rating, *counts[rung.label])
-            for rung in ladder.by_rating()
-        ),
-        played=played,
-        provisional=ladder.provisional,
-        skipped=skipped,
-    )
-
-
 class _Schedule:
-    """The adaptive plan: which rung the next two games are against."""
+    """The games so far and the adaptive plan: which rung the next game pair is against."""
 
-    def __init__(
-        self,
-        ladder: Ladder,
-        label: str,
-        counts: dict[str, list[int]],
-        finished: set[tuple[str, str, int]],
-    ) -> None:
+    def __init__(self, ladder: Ladder, label: str, suite: OpeningSuite | None) -> None:
         self.ladder = ladder
         self.label = label
-        self.counts = counts
-        self.finished = finished
+        self.suite = suite
         self.specs = {rung.label: parse_agent_spec(rung.spec) for rung in ladder.rungs}
+        self.tally = Tally([label, *ladder.labels])
+        self.finished: set[tuple[str, str, int]] = set()
+        self.distinct: dict[str, set[int]] = {rung: set() for rung in self.specs}
+
+    def add(self, result: GameResult) -> None:
+        """Count a finished game of the candidate.
+
+        Raises:
+            ValueError: the rung, not the candidate, failed in that game (its error is
+                named): the game says nothing of the candidate.
+        """
+        require_candidate_at_fault(
+            result, self.label, "ladder rung", "the ladder cannot rate a candidate"
+        )
+        self.tally.add(result)
+        self.finished.add(result.key)
+        self.distinct[result.pairing[1]].add(hash(result.moves))
+
+    def pairings(self) -> list[PairingStats]:
+        """The candidate's games against each rung (candidate first)."""
+        return [
+            dataclasses.replace(p, distinct=len(self.distinct[p.b]))
+            for p in self.tally.pairings()
+            if p.a == self.label
+        ]
 
     def estimate(self) -> float | None:
         """The candidate's rating from the games so far (None before any)."""
-        if not any(sum(row[:3]) for row in self.counts.values()):
+        if not self.finished:
             return None
-        pairings = _pairings(self.label, self.counts)
-        return fit_ratings(
-            [self.label, *self.ladder.labels], pairings, self.ladder.ratings
-        ).ratings[self.label]
+        labels = [self.label, *self.ladder.labels]
+        return fit_ratings(labels, self.pairings(), self.ladder.ratings).ratings[self.label]
 
     def tasks(
         self,
@@ -370,24 +373,77 @@ class _Schedule:
         deadline: float | None,
         move_timeout: float | None,
     ) -> Iterator[GameTask]:
-        """Games until ``cap`` games are done or started, or ``deadline`` passes."""
-        games = {rung: sum(row[:3]) for rung, row in self.counts.items()}  # resumed, issued
+        """Game pairs until ``cap`` games are done or started, or ``deadline`` passes."""
+        games = dict.fromkeys(self.specs, 0)  # resumed and issued
+        for _, rung, _ in self.finished:
+            games[rung] += 1
         total = len(self.finished)
-        next_index = dict.fromkeys(self.counts, 0)
+        next_pair = dict.fromkeys(self.specs, 0)
+        openings = None if self.suite is None else self.suite.openings
         while total < cap and (deadline is None or time.monotonic() < deadline):
             rung = choose_rung(self.ladder.ratings, self.estimate(), games)
-            for _ in range(2):  # one game with each colour
-                while (self.label, rung, next_index[rung]) in self.finished:
-                    next_index[rung] += 1
+            pairing = (self.label, rung)
+            while all((*pairing, 2 * next_pair[rung] + i) in self.finished for i in (0, 1)):
+                next_pair[rung] += 1
+            for index in (2 * next_pair[rung], 2 * next_pair[rung] + 1):  # colours swapped
+                if (*pairing, index) in self.finished:
+                    continue
                 if total >= cap:
                     return
-                pairing = (self.label, rung)
                 specs = (entry.spec, self.specs[rung])
-                index = next_index[rung]
-                yield pairing_task(self.ladder.game, pairing, specs, index, seed, move_timeout)
-                next_index[rung] += 1
+                opening = planned_opening(openings, index)
+                yield pairing_task(
+                    self.ladder.game, pairing, specs, index, seed, move_timeout, opening
+                )
                 games[rung] += 1
                 total += 1
+            next_pair[rung] += 1
+
+    def evaluation(self, played: int, skipped: tuple[LadderRung, ...]) -> Evaluation:
+        """The rating from every game counted.
+
+        Raises:
+            ValueError: no game at all.
+        """
+        if not self.finished:
+            raise ValueError(
+                "no game was played: the time budget ran out before the first game started, "
+                "so there is no rating; give more minutes"
+            )
+        ladder, label = self.ladder, self.label
+        labels = [label, *ladder.labels]
+        pairings = self.pairings()
+        rating = fit_ratings(labels, pairings, ladder.ratings).ratings[label]
+        ratings = ladder.ratings | {label: rating}
+        predictor = Predictor(
+            labels, [*ladder.pairings, *pairings], ratings, [anchor_of(labels[1:])]
+        )
+        error = predictor.difference_error(label, anchor_of(labels[1:]))
+        by_label = {p.b: p for p in pairings}
+        return Evaluation(
+            game=ladder.key,
+            candidate=label,
+            rating=rating,
+            ci95=(rating - Z95 * error, rating + Z95 * error),
+            rungs=tuple(
+                RungScore(
+                    rung.label,
+                    rung.spec,
+                    rung.rating,
+                    by_label[rung.label].wins,
+                    by_label[rung.label].draws,
+                    by_label[rung.label].losses,
+                    by_label[rung.label].errors_a,
+                    by_label[rung.label].pairs or (0, 0, 0, 0, 0),
+                )
+                for rung in ladder.by_rating()
+            ),
+            played=played,
+            provisional=ladder.provisional,
+            skipped=skipped,
+            openings=0 if self.suite is None else len(self.suite.openings),
+            predictor=predictor,
+        )
 
 
 class _Display:

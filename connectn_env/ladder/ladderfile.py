@@ -3,15 +3,21 @@ it was built; read with every field checked, written atomically.
 
 A file is JSON (``connectn_env/ladder/data/<key>.json`` ships one per game that has one)::
 
-    {"format": "connectn-ladder", "version": 1, "key": "connect_n_6x6",
+    {"format": "connectn-ladder", "version": 2, "key": "connect_n_6x6",
      "game": {"name": ..., "params": {...}},
      "rungs": [{"label", "spec", "rating", "ci95": [low, high], "games"}, ...],
-     "pairings": [{"a", "b", "wins", "draws", "losses", "errors": {a: n, b: n}}, ...],
+     "pairings": [{"a", "b", "wins", "draws", "losses", "errors": {a: n, b: n},
+                   "pentanomial": [5 counts] or null, "distinct_games": n or null}, ...],
+     "held_out": [pairings as above, never fitted],
+     "openings": {"digest", "openings"} or null, "checks": {...},
      "fixed": [labels held at earlier ratings], "command", "date", "package_version",
      "git_commit", "machine", "games_per_pair", "seed", "cpu_hours", "provisional"}
 
-``provisional`` is true when a rating's interval is wider than +-35 Elo (the target) or the
-builder asked for it.
+``provisional`` is true when a rating's interval is wider than +-50 Elo (the target) or the
+builder asked for it. ``checks`` states the calibration and held-out checks (see
+:mod:`connectn_env.ladder.fit`) as the file's ratings give them; a file whose statement
+does not match its own numbers is refused. Version 1 files (no pairs, no held-out
+pairings, no suite) are read too.
 
 A ladder file is data, whoever wrote it: its rungs may name built-in agents only (random,
 mcts, puct, ab, az, perfect), checked before anything is imported. A rung that names a
@@ -36,9 +42,9 @@ from pathlib import Path
 from typing import Any
 
 from connectn_env.atomic_write import write_text_atomically
-from connectn_env.elo import ELO_CI_METHOD, ELO_METHOD, PairingStats
+from connectn_env.elo import ELO_CI_METHOD, ELO_METHOD, Z95, PairingStats, anchor_of
 from connectn_env.games.config import GameConfig
-from connectn_env.ladder.fit import calibration
+from connectn_env.ladder.fit import Predictor, calibration, held_out_check
 from connectn_env.ladder.games import LADDER_GAMES, ladder_key
 from connectn_env.records.checks import short_repr
 from connectn_env.safe_files import read_regular_bytes
@@ -46,7 +52,9 @@ from connectn_env.specs import BUILTIN_KINDS, AgentUnavailableError, parse_agent
 
 __all__ = [
     "DATA",
+    "DEFAULT_HELD_OUT",
     "FORMAT",
+    "MAX_HELD_OUT",
     "TARGET_HALF_WIDTH",
     "Ladder",
     "LadderRung",
@@ -60,11 +68,16 @@ __all__ = [
 
 DATA = Path(__file__).resolve().parent / "data"
 FORMAT = "connectn-ladder"
-VERSION = 1
-TARGET_HALF_WIDTH = 35.0  # Elo: a rating's 95% interval at most +-35
+VERSION = 2
+READABLE_VERSIONS = (1, 2)
+TARGET_HALF_WIDTH = 50.0  # Elo: a rating's 95% interval at most +-50
+DEFAULT_HELD_OUT = 4  # pairings a build holds out of the fit to check it
+MAX_HELD_OUT = 100
+HELD_OUT_GOAL = 0.8  # share of held-out pairings that must be consistent
 MAX_RATING = 10_000.0  # Elo: a rating or interval end beyond +-this is refused
 _MAX_BYTES = 1 << 22
 MAX_COUNT = 10**12  # games, wins, draws, losses, errors
+_PAIRING_FIELDS = {"a", "b", "wins", "draws", "losses", "errors", "pentanomial", "distinct_games"}
 
 
 @dataclass(frozen=True)
@@ -106,6 +119,8 @@ class Ladder:
     package_version: str = ""
     git_commit: str | None = None
     machine: dict[str, Any] = field(default_factory=dict)
+    held_out: tuple[PairingStats, ...] = ()
+    openings: dict[str, Any] | None = None
 
     @property
     def game(self) -> GameConfig:
@@ -148,6 +163,29 @@ class Ladder:
             fixed=tuple(label for label in self.fixed if label in labels),
         )
 
+    def predictor(self) -> Predictor:
+        """Predicted scores between rungs with the uncertainty of their ratings (the
+        covariance of the fit at these ratings, ``random`` exact)."""
+        return Predictor(self.labels, self.pairings, self.ratings, [anchor_of(self.labels)])
+
+    @property
+    def checks(self) -> dict[str, Any]:
+        """The calibration check (fitted pairings whose observed interval holds the
+        prediction) and the held-out check (held-out pairings consistent with it), as
+        counts; ``passed`` when at least 80% of the held-out pairings are (None without
+        any)."""
+        fitted = calibration(self.pairings, self.ratings)
+        held = held_out_check(self.predictor(), self.held_out) if self.held_out else []
+        hits = sum(row.consistent for row in held)
+        return {
+            "calibration": {"inside": sum(row.consistent for row in fitted), "of": len(fitted)},
+            "held_out": {
+                "consistent": hits,
+                "of": len(held),
+                "passed": hits >= HELD_OUT_GOAL * len(held) if held else None,
+            },
+        }
+
     def by_rating(self) -> list[LadderRung]:
         """The rungs, weakest first by their fitted ratings."""
         return sorted(self.rungs, key=lambda rung: rung.rating)
@@ -186,9 +224,17 @@ class Ladder:
                 f"calibration: the predicted score is inside the observed score's 95% interval "
                 f"in {inside} of {len(rows)} pairings"
             )
+        lines += self._held_out_lines()
+        suite = (
+            f"openings: a suite of {self.openings['openings']} (digest "
+            f"{self.openings['digest'][:12]}), in game pairs"
+            if self.openings
+            else "openings: none (every game from the empty board)"
+        )
         lines += [
             "",
             f"Elo: {ELO_METHOD}; random = 0. 95% CI: {ELO_CI_METHOD}.",
+            suite,
             f"built by: {self.command or '?'}",
             f"{self.games_per_pair} games per pair, seed {self.seed}, {self.cpu_hours:.3f} "
             f"CPU-hours, {self.date or '?'}, connectn-env {self.package_version or '?'}, "
@@ -202,6 +248,29 @@ class Ladder:
                 f"to install): {missing_note(self.missing)}"
             )
         return "\n".join(lines)
+
+    def _held_out_lines(self) -> list[str]:
+        """The held-out check's table (none without held-out pairings)."""
+        rows = held_out_check(self.predictor(), self.held_out)
+        if not rows:
+            return []
+        width = max(len(f"{row.a} vs {row.b}") for row in rows)
+        lines = ["", f"{'held out':<{width}}  games  score  95% CI          predicted"]
+        for row in rows:
+            mark = "" if row.consistent else "  <- inconsistent"
+            lines.append(
+                f"{row.a + ' vs ' + row.b:<{width}}  {row.games:5d}  {row.observed:.3f}  "
+                f"[{row.interval[0]:.3f}, {row.interval[1]:.3f}]  {row.predicted:.3f} "
+                f"+- {Z95 * row.predicted_error:.3f}{mark}"
+            )
+        hits = sum(row.consistent for row in rows)
+        verdict = "passed" if hits >= HELD_OUT_GOAL * len(rows) else "FAILED"
+        lines.append(
+            f"held-out check ({verdict}, goal {HELD_OUT_GOAL:.0%}): {hits} of {len(rows)} "
+            "pairings never fitted score as predicted (within 1.96 standard errors of the "
+            "difference)"
+        )
+        return lines
 
     def to_json(self) -> dict[str, Any]:
         """The ladder as JSON data (what :func:`save_ladder` writes)."""
@@ -220,17 +289,10 @@ class Ladder:
                 }
                 for r in self.rungs
             ],
-            "pairings": [
-                {
-                    "a": p.a,
-                    "b": p.b,
-                    "wins": p.wins,
-                    "draws": p.draws,
-                    "losses": p.losses,
-                    "errors": {p.a: p.errors_a, p.b: p.errors_b},
-                }
-                for p in self.pairings
-            ],
+            "pairings": [_pairing_json(p) for p in self.pairings],
+            "held_out": [_pairing_json(p) for p in self.held_out],
+            "openings": self.openings,
+            "checks": self.checks,
             "fixed": list(self.fixed),
             "command": self.command,
             "date": self.date,
@@ -262,6 +324,19 @@ class Ladder:
                 another game (the message names ``source`` and what is wrong).
         """
         return _parse(data, source, key, allow_factories)
+
+
+def _pairing_json(p: PairingStats) -> dict[str, Any]:
+    return {
+        "a": p.a,
+        "b": p.b,
+        "wins": p.wins,
+        "draws": p.draws,
+        "losses": p.losses,
+        "errors": {p.a: p.errors_a, p.b: p.errors_b},
+        "pentanomial": None if p.pairs is None else list(p.pairs),
+        "distinct_games": p.distinct,
+    }
 
 
 def missing_note(rungs: Sequence[LadderRung]) -> str:
@@ -345,8 +420,12 @@ def _parse(data: Any, source: str, key: str | None, allow_factories: bool) -> La
 
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise fail(f'not a ladder file (no "format": "{FORMAT}")')
-    if data.get("version") != VERSION:
-        raise fail(f"ladder format version {short_repr(data.get('version'))}; this reads {VERSION}")
+    version = data.get("version")
+    if type(version) is not int or version not in READABLE_VERSIONS:
+        raise fail(
+            f"ladder format version {short_repr(version)}; this reads "
+            f"{', '.join(map(str, READABLE_VERSIONS))}"
+        )
     own_key = data.get("key")
     if not isinstance(own_key, str) or own_key not in LADDER_GAMES:
         raise fail(f"unknown ladder key {short_repr(own_key)}; known: {', '.join(LADDER_GAMES)}")
@@ -359,6 +438,20 @@ def _parse(data: Any, source: str, key: str | None, allow_factories: bool) -> La
     rungs = _rungs(data.get("rungs"), fail, allow_factories)
     labels = [r.label for r in rungs]
     pairings = _pairings(data.get("pairings"), labels, fail)
+    held_out = _pairings(data.get("held_out", []), labels, fail, "held-out pairing")
+    openings = data.get("openings")
+    if openings is not None and not (
+        isinstance(openings, dict)
+        and set(openings) == {"digest", "openings"}
+        and isinstance(openings["digest"], str)
+        and len(openings["digest"]) == 64
+        and _count(openings["openings"])
+    ):
+        raise fail(
+            f"'openings' must be null or a suite's digest and size, got {short_repr(openings)}"
+        )
+    if version >= 2 and not {"held_out", "openings", "checks"} <= set(data):
+        raise fail("a version 2 ladder needs held_out, openings and checks")
     fixed = data.get("fixed", [])
     if not isinstance(fixed, list) or not all(label in labels for label in fixed):
         raise fail(f"'fixed' must list rung labels, got {short_repr(fixed)}")
@@ -383,7 +476,7 @@ def _parse(data: Any, source: str, key: str | None, allow_factories: bool) -> La
             f"cpu_hours must be a number >= 0 and provisional a bool, got {short_repr(hours)}, "
             f"{short_repr(provisional)}"
         )
-    return Ladder(
+    ladder = Ladder(
         key=own_key,
         rungs=tuple(rungs),
         pairings=tuple(pairings),
@@ -394,8 +487,16 @@ def _parse(data: Any, source: str, key: str | None, allow_factories: bool) -> La
         cpu_hours=float(hours),
         git_commit=commit,
         machine=machine,
+        held_out=tuple(held_out),
+        openings=openings,
         **text,
     )
+    if "checks" in data and data["checks"] != ladder.checks:
+        raise fail(
+            f"its checks {short_repr(data['checks'])} are not what its own numbers give "
+            f"({short_repr(ladder.checks)})"
+        )
+    return ladder
 
 
 def _number(value: Any, limit: float = math.inf) -> bool:
@@ -476,12 +577,17 @@ def _factory_note(spec: Any) -> str:
     )
 
 
-def _pairings(value: Any, labels: list[str], fail: Any) -> list[PairingStats]:
+def _pairings(
+    value: Any, labels: list[str], fail: Any, what: str = "pairing"
+) -> list[PairingStats]:
     if not isinstance(value, list):
-        raise fail("'pairings' must be a list")
+        raise fail(f"the {what}s must be a list")
     pairings = []
     for number, item in enumerate(value, start=1):
         try:
+            extra = set(item) - _PAIRING_FIELDS
+            if extra:
+                raise ValueError(f"fields not allowed: {sorted(extra)}")
             a, b = item["a"], item["b"]
             counts = [item[k] for k in ("wins", "draws", "losses")]
             errors = item["errors"]
@@ -502,7 +608,23 @@ def _pairings(value: Any, labels: list[str], fail: Any) -> list[PairingStats]:
                     f"error counts must be integers from 0 to {MAX_COUNT:,}, got "
                     f"{short_repr(errors)}"
                 )
+            pairs, distinct = item.get("pentanomial"), item.get("distinct_games")
+            if pairs is not None and not (
+                isinstance(pairs, list)
+                and len(pairs) == 5
+                and all(_count(n) for n in pairs)
+                and 2 * sum(pairs) <= sum(counts)
+            ):
+                raise ValueError(
+                    f"pentanomial must be null or 5 pair counts, at most half the games, got "
+                    f"{short_repr(pairs)}"
+                )
+            if distinct is not None and not (_count(distinct) and distinct <= sum(counts)):
+                raise ValueError(
+                    f"distinct_games must be null or at most the games, got {short_repr(distinct)}"
+                )
         except (TypeError, KeyError, ValueError) as error:
-            raise fail(f"pairing {number}: {error}") from None
-        pairings.append(PairingStats(a, b, *counts, errors_a, errors_b))
+            raise fail(f"{what} {number}: {error}") from None
+        pairs = None if pairs is None else tuple(pairs)
+        pairings.append(PairingStats(a, b, *counts, errors_a, errors_b, pairs, distinct))
     return pairings

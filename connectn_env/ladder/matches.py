@@ -18,6 +18,7 @@ from connectn_env.arena.tournament import MAX_MOVE_TIMEOUT, MAX_WORKERS
 from connectn_env.arena.worker import play_game
 from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import require_int, require_number
+from connectn_env.ladder.openings import OpeningSuite
 
 __all__ = [
     "DEFAULT_MOVE_TIMEOUT",
@@ -68,19 +69,22 @@ def open_results(
     labels: Sequence[str],
     specs: Sequence[Any] = (),
     move_timeout: float | None = None,
+    suite: OpeningSuite | None = None,
 ) -> Iterator[ResultsFile | None]:
     """The results file at ``path`` (None: none), created or checked as the arena does: a
-    file of another game, seed or move timeout, or with other seats, is refused
-    (``ArenaError``), and so is a file whose games of these ``labels`` were played by other
-    agents than ``specs`` (an ``AgentSpec``, spec text, or anything else: an agent no spec
-    names). It is locked against another writer until the block ends."""
+    file of another game, seed, move timeout or opening suite, or with other seats, is
+    refused (``ArenaError``), and so is a file whose games of these ``labels`` were played by
+    other agents than ``specs`` (an ``AgentSpec``, spec text, or anything else: an agent no
+    spec names). It is locked against another writer until the block ends."""
     if path is None:
         yield None
         return
     path = check_output_file(path, "--results", "a results file")
     header = {"game": game.name, "params": game.params, "seed": seed, "move_timeout": move_timeout}
+    if suite is not None:
+        header["openings"] = suite.digest
     with ResultsFile(path, header, option="--results") as store:
-        store.check_plan(list(labels), 2**62)
+        store.check_plan(list(labels), 2**62, None if suite is None else suite.openings)
         store.name_agents(
             {label: played_by(spec, game) for label, spec in zip(labels, specs, strict=True)}
         )

@@ -41,6 +41,7 @@ __all__ = [
     "OPENINGS",
     "OpeningSuite",
     "check_openings",
+    "choose_suite",
     "load_suite",
     "position_key",
     "save_suite",
@@ -116,6 +117,11 @@ class OpeningSuite:
         text = json.dumps([self.key, [list(o) for o in self.openings]], separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
 
+    @property
+    def reference(self) -> dict[str, Any]:
+        """What a ladder built from the suite records of it: its digest and size."""
+        return {"digest": self.digest, "openings": len(self.openings)}
+
     def table(self) -> str:
         """The suite in a few lines: game, size, plies, how it was made, the first openings."""
         game = self.game.make_game()
@@ -183,6 +189,37 @@ def shipped_suite(game: Any) -> OpeningSuite:
     if not path.exists():
         raise ValueError(f"no opening suite ships for {key}; make one with connectn openings make")
     return load_suite(path, key)
+
+
+def choose_suite(
+    openings: OpeningSuite | str | Path | bool | None, game: GameConfig
+) -> OpeningSuite | None:
+    """The suite games of ``game`` start from: ``True``, the one shipped for the game (None
+    if none ships); ``False`` or None, none (the empty board); a suite or its file, checked
+    to be of ``game``.
+
+    Raises:
+        ValueError: a file that is not a suite of ``game`` (named), a suite of another game.
+        TypeError: ``openings`` is none of these.
+    """
+    if openings is None or openings is False:
+        return None
+    if openings is True:
+        try:
+            key = ladder_key(game)
+        except ValueError:
+            return None
+        return shipped_suite(key) if (OPENINGS / f"{key}.json").exists() else None
+    if isinstance(openings, OpeningSuite):
+        if openings.game != game:
+            raise ValueError(f"the opening suite is of {openings.key}, not of {game}")
+        return openings
+    if not isinstance(openings, str | Path):
+        raise TypeError(
+            f"openings must be True (the shipped suite), False, a suite or its file, got "
+            f"{short_repr(openings)}"
+        )
+    return load_suite(openings, game)
 
 
 def load_suite(path: str | Path, game: Any = None) -> OpeningSuite:

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from connectn_env.arena.plan import GameTask, pairing_task
+from connectn_env.arena.plan import GameTask, pairing_task, planned_opening
 from connectn_env.arena.results import GameResult
 from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import require_int, require_number
@@ -48,6 +48,7 @@ from connectn_env.ladder.matches import (
     require_candidate_at_fault,
     require_move_timeout,
 )
+from connectn_env.ladder.openings import OpeningSuite, choose_suite
 from connectn_env.pentanomial import Pentanomial
 
 __all__ = [
@@ -191,6 +192,7 @@ def sprt(
     seed: int = 0,
     report: Callable[[SPRTResult], None] | None = None,
     move_timeout: float | None = DEFAULT_MOVE_TIMEOUT,
+    openings: OpeningSuite | str | Path | bool = True,
 ) -> SPRTResult:
     """Play A against B in game pairs, colours swapped within each pair, until the SPRT
     accepts a hypothesis or ``max_games`` are played (see the module docstring).
@@ -216,6 +218,9 @@ def sprt(
         move_timeout: Seconds per move (default 300, at most a day; None: no limit), as
             :func:`~connectn_env.ladder.evaluate`'s: A loses a game it takes longer in, B
             taking longer stops the test.
+        openings: The opening suite pair ``k`` starts from (its opening ``k``): True (the
+            game's shipped suite, if it has one; else the empty board), False (the empty
+            board), a suite or its file.
 
     Raises:
         ValueError: a bad bound, probability or count (named), an unknown game or agent;
@@ -240,9 +245,11 @@ def sprt(
     labels = (first.label, second.label if second.label != first.label else f"{second.label}#2")
     check_candidate(first, config)
     check_candidate(second, config, role="B")
+    suite = choose_suite(openings, config)
+    moves = None if suite is None else suite.openings
     test = _PairedTest(labels, elo0, elo1, sprt_bounds(alpha, beta), max_games // 2)
     specs = (first.spec, second.spec)
-    with open_results(results, config, seed, labels, specs, move_timeout) as store:
+    with open_results(results, config, seed, labels, specs, move_timeout, suite) as store:
         for result in store.stream() if store else ():
             if result.pairing == labels:
                 test.add(result)
@@ -253,7 +260,8 @@ def sprt(
                 if test.decision is not None:
                     return
                 if index not in test.played:
-                    yield pairing_task(config, labels, specs, index, seed, move_timeout)
+                    opening = planned_opening(moves, index)
+                    yield pairing_task(config, labels, specs, index, seed, move_timeout, opening)
 
         local = first.local or second.local
         if workers is None:
