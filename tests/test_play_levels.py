@@ -14,7 +14,7 @@ import pytest
 
 import agents
 from connectn_env import cli
-from connectn_env.ladder import ladderfile, level_rung
+from connectn_env.ladder import ladderfile, level_rung, levels
 from connectn_env.play import GameSession, _recorder
 from connectn_env.play.levels import PlayLevels
 from connectn_env.play.window import PlayWindow
@@ -22,6 +22,7 @@ from connectn_env.records import GameConfig, load_record
 
 SIX = ["connect_n", "--cols", "6", "--no-gravity"]
 SIX_GAME = GameConfig("connect_n", {"rows": 6, "cols": 6, "gravity": False})
+TOP = len(levels("connect_n_6x6"))  # the highest level of the shipped 6 x 6 ladder
 
 
 def elo(level: int) -> str:
@@ -48,14 +49,15 @@ def test_the_terminal_plays_a_level_lists_them_and_changes_between_games():
     run = connectn("play", *SIX, "--level", "1", "--ui", "terminal", stdin="\n".join(lines) + "\n")
     assert run.returncode == 0, run.stderr
     out = run.stdout
-    assert "Playing level 1: random, Elo +0 (levels 1 to 11, connect_n_6x6 ladder)" in out
+    assert f"Playing level 1: random, Elo +0 (levels 1 to {TOP}, connect_n_6x6 ladder)" in out
     assert "Commands: undo, new, hint, analyse, switch, level [N], help, quit." in out
-    assert ">  1  random    Elo    +0" in out and "  11  ab-6" in out
+    top = level_rung("connect_n_6x6", TOP)
+    assert ">  1  random    Elo    +0" in out and f"  {TOP:2d}  {top.label}" in out
     assert f"Now level 2: {elo(2)}." in out  # before the first move: at once
     assert "AI (O) plays" in out and "10 simulations" in out
     assert "From the next game: level 1: random, Elo +0." in out
-    assert "level must be from 1 to 11 for connect_n_6x6, got 0." in out
-    assert "level takes a number from 1 to 11, not 'x'." in out
+    assert f"level must be from 1 to {TOP} for connect_n_6x6, got 0." in out
+    assert f"level takes a number from 1 to {TOP}, not 'x'." in out
     assert "New game. Now level 1: random, Elo +0." in out
 
 
@@ -68,8 +70,11 @@ def test_without_levels_the_level_command_says_how_to_get_them():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ([*SIX, "--level", "0"], "level must be from 1 to 11 for connect_n_6x6, got 0"),
-        ([*SIX, "--level", "12"], "level must be from 1 to 11 for connect_n_6x6, got 12"),
+        ([*SIX, "--level", "0"], f"level must be from 1 to {TOP} for connect_n_6x6, got 0"),
+        (
+            [*SIX, "--level", str(TOP + 1)],
+            f"level must be from 1 to {TOP} for connect_n_6x6, got {TOP + 1}",
+        ),
         ([*SIX, "--level", "two"], "argument --level: expected an integer, got 'two'"),
         (
             [*SIX, "--level", "2", "--opponent", "random"],
@@ -90,8 +95,9 @@ def test_bad_levels_are_refused_with_what_is_allowed(args, message):
 
 def test_a_level_change_waits_for_the_next_game_once_a_game_is_under_way():
     session, levels = session_at(1)
+    before = session.agent
     assert levels.choose(3, session) == f"Now level 3: {elo(3)}."
-    assert session.agent.simulations == 100
+    assert session.agent is not before
     session.play(0)
     first = session.agent
     assert levels.choose(5, session) == f"From the next game: level 5: {elo(5)}."
@@ -103,13 +109,15 @@ def test_a_level_change_waits_for_the_next_game_once_a_game_is_under_way():
     levels.choose(4, session)
     session.new_game()
     assert levels.new_game(session) == f"Now level 4: {elo(4)}." and levels.level == 4
-    with pytest.raises(ValueError, match="level must be from 1 to 11 for connect_n_6x6, got 12"):
-        levels.choose(12, session)
+    with pytest.raises(
+        ValueError, match=f"level must be from 1 to {TOP} for connect_n_6x6, got {TOP + 1}"
+    ):
+        levels.choose(TOP + 1, session)
     with pytest.raises(TypeError, match="level must be an int"):
         levels.choose("2", session)
     assert levels.level == 4 and levels.pending is None
-    top_session, top = session_at(11)
-    assert top.step(1, top_session) == "Level 11 is the highest."
+    top_session, top = session_at(TOP)
+    assert top.step(1, top_session) == f"Level {TOP} is the highest."
 
 
 def test_the_level_played_is_recorded_with_each_game(tmp_path):
@@ -136,7 +144,9 @@ def test_the_window_shows_the_level_and_plus_and_minus_change_it():
         assert window.step()
         shown = "\n".join(window.frame.shown)
         assert "+/- level" in window.frame.key_help
-        assert "Playing level 1: random, Elo +0 (levels 1 to 11, connect_n_6x6 ladder)." in shown
+        assert (
+            f"Playing level 1: random, Elo +0 (levels 1 to {TOP}, connect_n_6x6 ladder)." in shown
+        )
         assert "You (X) to move   against level 1: random, Elo +0" in window.frame.shown
         press(window, pygame.K_MINUS)
         assert window.message == "Level 1 is the lowest."
@@ -196,7 +206,9 @@ def test_gtp_and_pbrain_refuse_bad_levels(tmp_path, monkeypatch, capsys):
     with pytest.raises(SystemExit) as stop:
         run_engine(monkeypatch, capsys, ["pbrain", "--level", "99"], "END\n")
     message = capsys.readouterr().err
-    assert stop.value.code == 2 and "level must be from 1 to 11 for gomoku_15x15, got 99" in message
+    gomoku_top = len(levels("gomoku_15x15"))
+    assert stop.value.code == 2
+    assert f"level must be from 1 to {gomoku_top} for gomoku_15x15, got 99" in message
     with pytest.raises(SystemExit):
         run_engine(monkeypatch, capsys, ["gtp", "hex", "--size", "7", "--level", "1"], "quit\n")
     assert "no levels for hex_7x7" in capsys.readouterr().err

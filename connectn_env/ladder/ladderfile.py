@@ -210,13 +210,21 @@ class Ladder:
                 f"{_ci(r):<{ci_width}}  {r.games:5d}{held}"
             )
         rows = calibration(self.pairings, self.ratings)
+        distinct = {(p.a, p.b): p.distinct for p in self.pairings}
         if rows:
             pair_width = max(len(f"{row.a} vs {row.b}") for row in rows)
-            lines += ["", f"{'pairing':<{pair_width}}  games  score  95% CI          predicted"]
+            lines += [
+                "",
+                f"{'pairing':<{pair_width}}  games  distinct  score  95% CI          predicted",
+            ]
             for row in rows:
                 mark = "" if row.consistent else "  <- outside"
+                unique = distinct[row.a, row.b]
+                if unique is not None and unique < row.games:
+                    mark += "  (games repeat)"
                 lines.append(
-                    f"{row.a + ' vs ' + row.b:<{pair_width}}  {row.games:5d}  {row.observed:.3f}  "
+                    f"{row.a + ' vs ' + row.b:<{pair_width}}  {row.games:5d}  "
+                    f"{'-' if unique is None else unique:>8}  {row.observed:.3f}  "
                     f"[{row.interval[0]:.3f}, {row.interval[1]:.3f}]  {row.predicted:.3f}{mark}"
                 )
             inside = sum(row.consistent for row in rows)

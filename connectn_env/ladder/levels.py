@@ -1,5 +1,8 @@
 """Difficulty levels for players, read from a game's shipped ladder: level 1 is the weakest
-rung (the one a beginner beats), the highest level the strongest rung, by fitted rating.
+rung (the one a beginner beats), the highest level the strongest rung, by fitted rating, and
+each level at least :data:`MIN_LEVEL_GAP` (100) Elo above the one below, so that every level
+is harder than the last (taken from the strongest rung down: a rung within 100 Elo of the
+level above it is a rung, not a level).
 "Level 5" of a game is then the same agent everywhere that uses this module: ``connectn play
 --level``, ``connectn gtp`` and ``connectn pbrain``, Python.
 
@@ -13,18 +16,25 @@ from typing import Any
 from connectn_env.ladder.games import command_game, ladder_key
 from connectn_env.ladder.ladderfile import LadderRung, shipped_keys, shipped_ladder
 
-__all__ = ["level_rung", "level_spec", "levels", "levels_key"]
+__all__ = ["MIN_LEVEL_GAP", "level_rung", "level_spec", "levels", "levels_key"]
+
+MIN_LEVEL_GAP = 100.0  # Elo between a level and the one below it
 
 
 def levels(game: Any) -> list[LadderRung]:
-    """The rungs of ``game``'s shipped ladder as levels: ``levels(game)[0]`` is level 1.
+    """The rungs of ``game``'s shipped ladder that are levels (see the module docstring):
+    ``levels(game)[0]`` is level 1.
 
     Raises:
         TypeError: ``game`` is not a game (see ``ladder_key``).
         ValueError: an unknown game, or a game without a shipped ladder (the message names
             the games that have one).
     """
-    return shipped_ladder(levels_key(game)).by_rating()
+    chosen: list[LadderRung] = []
+    for rung in reversed(shipped_ladder(levels_key(game)).by_rating()):
+        if not chosen or rung.rating <= chosen[-1].rating - MIN_LEVEL_GAP:
+            chosen.append(rung)
+    return chosen[::-1]
 
 
 def levels_key(game: Any) -> str:
