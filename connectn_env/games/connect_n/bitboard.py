@@ -16,7 +16,6 @@ from __future__ import annotations
 import numpy as np
 
 from connectn_env.games.contract import (
-    GameKernels,
     Outcome,
     Status,
     compiled_kernel,
@@ -229,14 +228,4 @@ def observe(params, state, player, out):
             out[i + 1] = (other >> bit) & _ONE
 
 
-KERNELS = GameKernels(
-    player=header.player,
-    outcome=header.outcome,
-    legal_actions=legal_actions,
-    legal_mask=legal_mask,
-    check=check,
-    apply=apply,
-    new_workspace=new_workspace,
-    playout=playout,
-    observe=observe,
-)
+KERNELS = header.header_kernels(globals())

@@ -16,7 +16,6 @@ from __future__ import annotations
 import numpy as np
 
 from connectn_env.games.contract import (
-    GameKernels,
     Outcome,
     Status,
     compiled_kernel,
@@ -28,7 +27,6 @@ from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import (
     EMPTY,
     empty_padded_board,
-    observe_padded,
     padded_size,
     unpad,
 )
@@ -303,23 +301,7 @@ def full_board_outcome(params, board, stack):
     return _PLAYER_1_WINS  # no draws: unless player_0 connects
 
 
-@compiled_kernel
-def observe(params, state, player, out):
-    """Kernel: planes [player's stones, opponent's stones], flattened (rows, cols, 2)."""
-    observe_padded(params[P_ROWS], params[P_COLS], state[HEADER:], player, out)
-
-
-KERNELS = GameKernels(
-    player=header.player,
-    outcome=header.outcome,
-    legal_actions=legal_actions,
-    legal_mask=legal_mask,
-    check=check,
-    apply=apply,
-    new_workspace=new_workspace,
-    playout=playout,
-    observe=observe,
-)
+KERNELS = header.header_kernels(globals())
 
 
 @njit(cache=True)

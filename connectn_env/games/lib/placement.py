@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 
 from connectn_env.games.contract import (
-    GameKernels,
     Outcome,
     Status,
     compiled_kernel,
@@ -26,7 +25,6 @@ from connectn_env.games.lib.lines import (
     EMPTY,
     empty_padded_board,
     line_through,
-    observe_padded,
     padded_size,
     unpad,
 )
@@ -267,23 +265,7 @@ def drop_playout(params, state, rng, workspace, moves, players, count):
     return count
 
 
-@compiled_kernel
-def observe(params, state, player, out):
-    """Kernel: planes [player's stones, opponent's stones], flattened (rows, cols, 2)."""
-    observe_padded(params[P_ROWS], params[P_COLS], state[HEADER:], player, out)
-
-
-KERNELS = GameKernels(
-    player=header.player,
-    outcome=header.outcome,
-    legal_actions=legal_actions,
-    legal_mask=legal_mask,
-    check=check,
-    apply=apply,
-    new_workspace=new_workspace,
-    playout=cell_playout,
-    observe=observe,
-)
+KERNELS = header.header_kernels(globals(), playout=cell_playout)
 # Each kernel set carries only the play-out its games play, so a search compiles one of the
 # two (a run-time branch on the gravity flag compiled both: about 0.3 s of a cold first move).
 GRAVITY_KERNELS = KERNELS._replace(playout=drop_playout)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import numpy as np
 
 from connectn_env.games.contract import (
-    GameKernels,
     Outcome,
     Status,
     compiled_kernel,
@@ -27,7 +26,6 @@ from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import (
     EMPTY,
     empty_padded_board,
-    observe_padded,
     padded_index,
     padded_size,
     unpad,
@@ -330,20 +328,4 @@ def playout(params, state, rng, workspace, moves, players, count):
     return count
 
 
-@compiled_kernel
-def observe(params, state, player, out):
-    """Kernel: planes [player's discs, opponent's discs], flattened (size, size, 2)."""
-    observe_padded(params[P_ROWS], params[P_COLS], state[HEADER:], player, out)
-
-
-KERNELS = GameKernels(
-    player=header.player,
-    outcome=header.outcome,
-    legal_actions=legal_actions,
-    legal_mask=legal_mask,
-    check=check,
-    apply=apply,
-    new_workspace=new_workspace,
-    playout=playout,
-    observe=observe,
-)
+KERNELS = header.header_kernels(globals())
