@@ -80,22 +80,11 @@ class ConnectNGame(BoardGame):
         if self.gravity and bitboard.fits(rows, cols):
             self.tactics = bitboard_tactics.TACTICS
             params = bitboard.make_params(rows, cols, n)
-            representation = Representation(
-                bitboard.KERNELS,
-                params,
-                bitboard.initial_state(params),
-                int(params[bitboard.P_HIST]),
-                bitboard.board_array,
-            )
+            representation = Representation.of(bitboard, params)
         else:
             params = placement.make_params(rows, cols, n, exact=False, gravity=self.gravity)
-            representation = Representation(
-                placement.GRAVITY_KERNELS if self.gravity else placement.KERNELS,
-                params,
-                placement.initial_state(params),
-                int(params[placement.P_HIST]),
-                placement.board_view,
-            )
+            kernels = placement.GRAVITY_KERNELS if self.gravity else placement.KERNELS
+            representation = Representation.of(placement, params, kernels)
         return representation, rows, cols, rows * cols
 
     @property

@@ -63,7 +63,7 @@ def initial_state(params: np.ndarray) -> np.ndarray:
     return header.new_header(_HIST + int(params[P_ROWS] * params[P_COLS]), np.int64)
 
 
-def board_array(params: np.ndarray, state: np.ndarray) -> np.ndarray:
+def decode_board(params: np.ndarray, state: np.ndarray) -> np.ndarray:
     """A new ``(rows, cols)`` int8 board (row 0 at the top)."""
     rows, cols = int(params[P_ROWS]), int(params[P_COLS])
     board = np.zeros((rows, cols), dtype=np.int8)

@@ -26,6 +26,8 @@ from connectn_env.games.lib.header import H_MOVES, H_OUTCOME, H_PLAYER, HEADER, 
 from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import (
     EMPTY,
+    empty_cells,
+    empty_mask,
     empty_padded_board,
     padded_size,
     unpad,
@@ -84,7 +86,7 @@ def initial_state(params: np.ndarray) -> np.ndarray:
     return state
 
 
-def board_view(params: np.ndarray, state: np.ndarray) -> np.ndarray:
+def decode_board(params: np.ndarray, state: np.ndarray) -> np.ndarray:
     """The ``(rows, cols)`` cells of ``state`` (a view)."""
     rows, cols = int(params[P_ROWS]), int(params[P_COLS])
     return unpad(state[HEADER : HEADER + padded_size(rows, cols)], rows, cols)
@@ -125,14 +127,7 @@ def legal_actions(params, state, out):
         return 0
     rows = params[P_ROWS]
     cols = params[P_COLS]
-    width = cols + 1
-    count = 0
-    for r in range(rows):
-        base = HEADER + (r + 1) * width + 1
-        for c in range(cols):
-            if state[base + c] == EMPTY:
-                out[count] = r * cols + c
-                count += 1
+    count = empty_cells(rows, cols, state[HEADER:], out)
     if _swap_is_legal(params, state):
         out[count] = rows * cols
         count += 1
@@ -147,11 +142,7 @@ def legal_mask(params, state, mask):
         return
     rows = params[P_ROWS]
     cols = params[P_COLS]
-    width = cols + 1
-    for r in range(rows):
-        base = HEADER + (r + 1) * width + 1
-        for c in range(cols):
-            mask[r * cols + c] = state[base + c] == EMPTY
+    empty_mask(rows, cols, state[HEADER:], mask)
     if params[P_SWAP] == 1:
         mask[rows * cols] = _swap_is_legal(params, state)
 

@@ -23,6 +23,8 @@ from connectn_env.games.lib.header import H_MOVES, H_OUTCOME, H_PLAYER, HEADER, 
 from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import (
     EMPTY,
+    empty_cells,
+    empty_mask,
     empty_padded_board,
     line_through,
     padded_size,
@@ -73,7 +75,7 @@ def initial_state(params: np.ndarray) -> np.ndarray:
     return state
 
 
-def board_view(params: np.ndarray, state: np.ndarray) -> np.ndarray:
+def decode_board(params: np.ndarray, state: np.ndarray) -> np.ndarray:
     """The ``(rows, cols)`` cells of ``state`` (a view: 0 empty, 1 and 2 the players' stones)."""
     rows, cols = int(params[P_ROWS]), int(params[P_COLS])
     return unpad(state[HEADER : HEADER + padded_size(rows, cols)], rows, cols)
@@ -104,14 +106,7 @@ def legal_actions(params, state, out):
                 out[count] = c
                 count += 1
         return count
-    width = cols + 1
-    for r in range(rows):
-        base = HEADER + (r + 1) * width + 1
-        for c in range(cols):
-            if state[base + c] == EMPTY:
-                out[count] = r * cols + c
-                count += 1
-    return count
+    return empty_cells(rows, cols, state[HEADER:], out)
 
 
 @compiled_kernel
@@ -127,11 +122,7 @@ def legal_mask(params, state, mask):
         for c in range(cols):
             mask[c] = state[heights + c] < rows
         return
-    width = cols + 1
-    for r in range(rows):
-        base = HEADER + (r + 1) * width + 1
-        for c in range(cols):
-            mask[r * cols + c] = state[base + c] == EMPTY
+    empty_mask(rows, cols, state[HEADER:], mask)
 
 
 @compiled_kernel

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -18,16 +17,6 @@ from connectn_env.games.state import GameState
 
 PASS = "pass"
 MIN_SIZE, MAX_SIZE = 4, 16
-
-
-def _representation(layout: ModuleType, size: int) -> Representation:
-    """The representation of a ``size`` x ``size`` game in ``layout`` (the module
-    :mod:`~connectn_env.games.othello.bitboard` or :mod:`~connectn_env.games.othello.padded`)."""
-    params = layout.make_params(size)
-    initial = layout.initial_state(params)
-    return Representation(
-        layout.KERNELS, params, initial, int(params[layout.P_HIST]), layout.decode_board
-    )
 
 
 class OthelloGame(BoardGame):
@@ -89,7 +78,8 @@ class OthelloGame(BoardGame):
         self.size = size
         use_bitboards = bitboard.fits(size) if self.bitboards is None else self.bitboards
         self._layout = bitboard if use_bitboards else padded
-        return _representation(self._layout, size), size, size, padded.max_moves(size)
+        representation = Representation.of(self._layout, self._layout.make_params(size))
+        return representation, size, size, padded.max_moves(size)
 
     def num_actions_of(self, parameters: dict[str, Any]) -> int:
         return self.size * self.size + 1

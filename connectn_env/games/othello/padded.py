@@ -117,16 +117,23 @@ def _steps(width):
 
 
 @njit(cache=True)
+def _flanks(board, pad, step, own, other):
+    """True if a disc ``own`` at ``pad`` closes the line along ``step``: one or more
+    ``other`` discs, then an ``own`` one."""
+    probe = pad + step
+    if board[probe] != other:
+        return False
+    probe += step
+    while board[probe] == other:
+        probe += step
+    return board[probe] == own
+
+
+@njit(cache=True)
 def flips_any(board, pad, own, other, width):
     """True if a disc ``own`` at the empty ``pad`` would flip at least one line."""
-    for step in _steps(width):
-        probe = pad + step
-        if board[probe] != other:
-            continue
-        probe += step
-        while board[probe] == other:
-            probe += step
-        if board[probe] == own:
+    for step in _steps(width):  # noqa: SIM110 (numba compiles no generator into any())
+        if _flanks(board, pad, step, own, other):
             return True
     return False
 
@@ -136,18 +143,12 @@ def place(board, pad, own, other, width):
     """Put ``own`` at ``pad`` and flip every line it closes; returns the number flipped."""
     flipped = 0
     for step in _steps(width):
-        probe = pad + step
-        if board[probe] != other:
-            continue
-        probe += step
-        while board[probe] == other:
-            probe += step
-        if board[probe] == own:
-            probe -= step
-            while probe != pad:
+        if _flanks(board, pad, step, own, other):
+            probe = pad + step
+            while board[probe] == other:
                 board[probe] = own
                 flipped += 1
-                probe -= step
+                probe += step
     board[pad] = own
     return flipped
 
