@@ -25,7 +25,13 @@ from agents.rules import (
     expand_on_second_visit,
     selection_rule,
 )
-from agents.search import DEFAULT_MAX_NODES, DEFAULT_SIMULATIONS, SearchAgent, SearchResult
+from agents.search import (
+    DEFAULT_MAX_NODES,
+    DEFAULT_SIMULATIONS,
+    SearchAgent,
+    SearchResult,
+    require_simulations_for,
+)
 from connectn_env.games import BoardGame, ExactSolver, GameState
 from connectn_env.games.contract import bind
 from connectn_env.games.validation import require_bool, require_choice, require_int, require_number
@@ -97,12 +103,22 @@ def check_options(options: dict[str, Any], where: str) -> dict[str, Any]:
     """Every option of ``options`` checked, and PoolRAVE only with RAVE (``where`` names the
     source in errors, e.g. a game's ``search_defaults``)."""
     checked = {name: check_option(name, value) for name, value in options.items()}
-    if checked.get("pool_rave", 0) > 0 and checked.get("rave") is False:
+    require_rave_for_pool(checked.get("pool_rave", 0), checked.get("rave", True), where)
+    return checked
+
+
+def require_rave_for_pool(pool_rave: int, rave: bool, where: str, context: str = "") -> None:
+    """Refuse PoolRAVE (``pool_rave`` > 0) without RAVE: it draws play-out moves from RAVE's
+    AMAF values. ``where`` and ``context`` place the error (before and after the option).
+
+    Raises:
+        ValueError: ``pool_rave`` > 0 and ``rave`` false.
+    """
+    if pool_rave > 0 and not rave:
         raise ValueError(
-            f"{where}: pool_rave={checked['pool_rave']} needs rave=True (PoolRAVE draws "
+            f"{where}: pool_rave={pool_rave} needs rave=True{context} (PoolRAVE draws "
             "play-out moves from RAVE's AMAF values)"
         )
-    return checked
 
 
 class MCTSAgent(SearchAgent):
@@ -205,11 +221,10 @@ class MCTSAgent(SearchAgent):
         }
         options = check_options({k: v for k, v in given.items() if v is not None}, "MCTSAgent")
         preset = require_choice("preset", preset, PRESETS)
-        if options.get("pool_rave", 0) > 0 and preset == "uct" and not options.get("rave"):
-            raise ValueError(
-                f"MCTSAgent: pool_rave={options['pool_rave']} needs rave=True (PoolRAVE draws "
-                "play-out moves from RAVE's AMAF values; preset='uct' leaves RAVE off)"
-            )
+        if preset == "uct":  # plain UCT: RAVE off unless given
+            rave = options.get("rave", False)
+            pool_rave = options.get("pool_rave", 0)
+            require_rave_for_pool(pool_rave, rave, "MCTSAgent", ", which preset='uct' leaves off")
         super().__init__(
             simulations=simulations,
             time_limit=time_limit,
@@ -222,11 +237,7 @@ class MCTSAgent(SearchAgent):
             _refuse_compiled_game_options(options, "backend='generic'")
         if "selection" in options:
             rule = _selection(options["selection"], bool(options.get("rave")))
-            if rule.needs_simulations and simulations is None:
-                raise ValueError(
-                    f"MCTSAgent: selection={options['selection']!r} plans a simulation budget; "
-                    "give simulations (a time limit alone cannot be planned)"
-                )
+            require_simulations_for(rule, options["selection"], simulations, "MCTSAgent")
         self.options = options
         self.preset = preset
         self._active = SearchOptions(**options) if preset == "uct" else None
@@ -255,11 +266,7 @@ class MCTSAgent(SearchAgent):
             return SearchOptions(**self.options)
         defaults = {} if self.preset == "uct" else type(game).search_defaults
         resolved = SearchOptions(**{**defaults, **self.options})
-        if resolved.pool_rave > 0 and not resolved.rave:
-            raise ValueError(
-                f"MCTSAgent: pool_rave={resolved.pool_rave} needs rave=True on {game!r} "
-                "(PoolRAVE draws play-out moves from RAVE's AMAF values)"
-            )
+        require_rave_for_pool(resolved.pool_rave, resolved.rave, "MCTSAgent", f" on {game!r}")
         _selection(resolved.selection, resolved.rave)  # a rule with no RAVE variant: refused
         if resolved.local and not game.neighbourhoods:
             raise ValueError(

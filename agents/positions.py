@@ -6,8 +6,8 @@ position, a :class:`SimState`; adapters are looked up by the env's type in a sma
 
 - shimmy's ``OpenSpielCompatibilityV0`` on a deterministic, sequential two-player game: the
   ``pyspiel.State`` itself, copied with ``clone()`` (C++) and stepped with ``apply_action``;
-- PettingZoo's ``tictactoe_v3`` and ``connect_four_v3``: the board (a list) and the player to
-  move, with the env's own win rules;
+- PettingZoo's ``tictactoe_v3`` and ``connect_four_v3``: a position of the suite's game with
+  the same rules (Connect-N), set up from the env's board and played by its compiled kernels;
 - anything else: :class:`EnvCopyState`, a full copy of the env per simulation (the fallback).
 
 Each adapter must be move-by-move equal to the full copy (legal actions, end of game, rewards
@@ -17,12 +17,16 @@ since the root): ``tests/test_generic_fast_clone.py`` plays random games to chec
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
 from agents.envapi import copy_unchecked, is_over, observation_and_mask
+from connectn_env.games import ConnectNGame
+from connectn_env.games.contract import Outcome, bind
+from connectn_env.games.state import GameState
 
 
 class SimState:
@@ -166,146 +170,83 @@ class SpielState(SimState):
 
 
 class BoardState(SimState):
-    """A PettingZoo classic board game as a list of cells (0 empty, 1 and 2 the players'
-    marks) and the player to move; ``rules`` gives the legal moves, plays a move and tells the
-    winner, as the env's ``step`` does."""
+    """A PettingZoo classic board game as a position of the suite's game with the same rules
+    (tic-tac-toe and Connect Four are Connect-N games): the game's compiled kernels give the
+    legal moves, play a move and tell the result, as the env's ``step`` does."""
 
-    __slots__ = ("cells", "result", "rules", "to_move")
+    __slots__ = ("data", "rules")
 
-    def __init__(self, cells: list[int], to_move: int, rules: BoardRules) -> None:
-        self.cells = cells
-        self.to_move = to_move
-        self.result: float | None = None
-        self.rules = rules
+    def __init__(self, state: GameState) -> None:
+        self.data = state.data
+        self.rules = _bound_kernels(state.game)
         self.moves, self.players = [], []
 
     def copy(self) -> BoardState:
         other = object.__new__(BoardState)
-        other.cells = self.cells.copy()
-        other.to_move = self.to_move
-        other.result = self.result
+        other.data = self.data.copy()
         other.rules = self.rules
         other._trace_from(self)
         return other
 
     def player(self) -> int:
-        return self.to_move
+        return self.rules.player(self.rules.params, self.data)
 
     def legal(self) -> np.ndarray:
-        return np.asarray(self.rules.legal(self.cells), dtype=np.int64)
+        rules = self.rules
+        return rules.actions[: rules.legal_actions(rules.params, self.data, rules.actions)].copy()
 
     def terminal_r0(self) -> float | None:
-        return self.result
+        return _RESULT_R0[self.rules.outcome(self.rules.params, self.data)]
 
     def _apply(self, action: int) -> None:
-        self.result = self.rules.play(self.cells, self.to_move, action)
-        self.to_move ^= 1
+        self.rules.apply(self.rules.params, self.data, action)
 
     def rollout(self, generator: np.random.Generator) -> float:
-        cells, rules, moves, players = self.cells, self.rules, self.moves, self.players
-        legal_of, play = rules.legal, rules.play
-        result, player = self.result, self.to_move
-        while result is None:
-            legal = legal_of(cells)
-            action = legal[int(generator.random() * len(legal))]
-            players.append(player)
+        rules, data, moves, players = self.rules, self.data, self.moves, self.players
+        params, actions, legal_actions = rules.params, rules.actions, rules.legal_actions
+        player, outcome, apply = rules.player, rules.outcome, rules.apply
+        while outcome(params, data) == _ONGOING:
+            count = legal_actions(params, data, actions)
+            action = int(actions[int(generator.random() * count)])
+            players.append(player(params, data))
             moves.append(action)
-            result = play(cells, player, action)
-            player ^= 1
-        self.result, self.to_move = result, player
-        return result
+            apply(params, data, action)
+        return self.terminal_r0()
 
 
-class BoardRules:
-    """A board game's rules on a cell list: ``legal(cells)`` and ``play(cells, player, action)
-    -> result for player 0 once the game is over, else None``."""
+class _BoundKernels:
+    """A game's ``player``, ``outcome``, ``legal_actions`` and ``apply`` kernels bound to its
+    argument types (:func:`~connectn_env.games.contract.bind`: numba's per-call typing, most
+    of a call's cost from Python, is skipped), its params and a work buffer of actions."""
 
-    __slots__ = ("legal", "play")
+    __slots__ = ("actions", "apply", "legal_actions", "outcome", "params", "player")
 
-    def __init__(self, legal: Callable[[list[int]], list[int]], play: Callable[..., Any]):
-        self.legal = legal
-        self.play = play
-
-
-_TTT_COMBINATIONS = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8),
-                     (2, 4, 6))  # fmt: skip
-_TTT_LINES = [[line for line in _TTT_COMBINATIONS if cell in line] for cell in range(9)]
-
-
-def _ttt_legal(cells: list[int]) -> list[int]:
-    return [i for i in range(9) if cells[i] == 0]
+    def __init__(self, game: ConnectNGame) -> None:
+        kernels, params, data = game.kernels, game.params, game.new_initial_state().data
+        self.params = params
+        self.actions = np.empty(game.num_actions, dtype=np.int64)
+        self.player = bind(kernels.player, params, data)
+        self.outcome = bind(kernels.outcome, params, data)
+        self.legal_actions = bind(kernels.legal_actions, params, data, self.actions)
+        self.apply = bind(kernels.apply, params, data, 0)
 
 
-def _ttt_play(cells: list[int], player: int, action: int) -> float | None:
-    """PettingZoo ``tictactoe_v3``: the game ends when a line is full of one mark (a win needs
-    the mark just played, since the game stops at the first line) or the board is full."""
-    mark = player + 1
-    cells[action] = mark
-    for a, b, c in _TTT_LINES[action]:
-        if cells[a] == mark and cells[b] == mark and cells[c] == mark:
-            return 1.0 if player == 0 else -1.0
-    return 0.0 if 0 not in cells else None
+@functools.cache
+def _bound_kernels(game: ConnectNGame) -> _BoundKernels:
+    return _BoundKernels(game)
 
 
-def _c4_rays() -> list[list[tuple[list[int], list[int]]]]:
-    """For each of Connect Four's 42 cells (row-major from the top, 7 columns) and each of the
-    four directions, the cells up to 3 steps away on either side."""
-    rays = []
-    for r in range(6):
-        for c in range(7):
-            per_cell = []
-            for dr, dc in ((0, 1), (1, 0), (1, 1), (-1, 1)):
-                sides = []
-                for sign in (1, -1):
-                    side = []
-                    for k in range(1, 4):
-                        rr, cc = r + sign * k * dr, c + sign * k * dc
-                        if 0 <= rr < 6 and 0 <= cc < 7:
-                            side.append(rr * 7 + cc)
-                    sides.append(side)
-                per_cell.append((sides[0], sides[1]))
-            rays.append(per_cell)
-    return rays
+# An Outcome code -> the result for player 0 (None: the game goes on)
+_RESULT_R0 = (None, 1.0, -1.0, 0.0)
+_ONGOING = int(Outcome.ONGOING)
+_TICTACTOE = ConnectNGame(rows=3, cols=3, n=3, gravity=False)
+_CONNECT_FOUR = ConnectNGame(rows=6, cols=7, n=4, gravity=True)
 
 
-_C4_RAYS = _c4_rays()
-
-
-def _c4_legal(cells: list[int]) -> list[int]:
-    return [i for i in range(7) if cells[i] == 0]
-
-
-def _c4_play(cells: list[int], player: int, action: int) -> float | None:
-    """PettingZoo ``connect_four_v3``: the piece drops to the lowest empty cell of the column;
-    four of the mover's pieces in a row win (a line through the new piece, as the game stops at
-    the first four), a full board (its top row filled by this move) draws."""
-    mark = player + 1
-    cell = action + 35
-    while cells[cell] != 0:
-        cell -= 7
-    cells[cell] = mark
-    for forward, backward in _C4_RAYS[cell]:
-        run = 1
-        for i in forward:
-            if cells[i] != mark:
-                break
-            run += 1
-        for i in backward:
-            if cells[i] != mark:
-                break
-            run += 1
-        if run >= 4:
-            return 1.0 if player == 0 else -1.0
-    return 0.0 if cell < 7 and 0 not in cells[:7] else None
-
-
-_TTT_RULES = BoardRules(_ttt_legal, _ttt_play)
-_C4_RULES = BoardRules(_c4_legal, _c4_play)
-
-
-def _board_state(env: Any, cells: list[int], rules: BoardRules) -> SimState | None:
+def _board_state(env: Any, cells: list[int], game: ConnectNGame) -> SimState | None:
     """The board adapter, if the env is at a standard point: the two agents in their original
-    order, nobody done (else the full copy is used)."""
+    order, nobody done (else the full copy is used). ``cells``: row-major from the top, 0
+    empty, 1 and 2 the players' marks."""
     agents = list(env.possible_agents)
     if (
         list(env.agents) != agents
@@ -314,17 +255,19 @@ def _board_state(env: Any, cells: list[int], rules: BoardRules) -> SimState | No
         or env.agent_selection not in agents
     ):
         return None
-    return BoardState(list(cells), agents.index(env.agent_selection), rules)
+    board = np.reshape(cells, (game.rows, game.cols))
+    return BoardState(game.position(board, agents.index(env.agent_selection)))
 
 
 def tictactoe_state(env: Any) -> SimState | None:
-    """State adapter of PettingZoo's ``tictactoe_v3`` raw env."""
-    return _board_state(env, env.board.squares, _TTT_RULES)
+    """State adapter of PettingZoo's ``tictactoe_v3`` raw env (its lines are those of the
+    row-major 3 x 3 board of its squares: the same rules as the suite's tic-tac-toe)."""
+    return _board_state(env, env.board.squares, _TICTACTOE)
 
 
 def connect_four_state(env: Any) -> SimState | None:
     """State adapter of PettingZoo's ``connect_four_v3`` raw env."""
-    return _board_state(env, env.board, _C4_RULES)
+    return _board_state(env, env.board, _CONNECT_FOUR)
 
 
 def openspiel_state(env: Any) -> SimState | None:
@@ -395,7 +338,6 @@ def sim_state(env: Any) -> SimState:
 
 
 __all__ = [
-    "BoardRules",
     "BoardState",
     "EnvCopyState",
     "SimState",

@@ -20,9 +20,9 @@ from agents.rules import (
     expand_on_first_visit,
     selection_rule,
 )
-from agents.search import DEFAULT_MAX_NODES, SearchAgent
+from agents.search import DEFAULT_MAX_NODES, SearchAgent, require_simulations_for
 from connectn_env.games import GameState
-from connectn_env.games.validation import require_choice, require_number
+from connectn_env.games.validation import require_choice, require_fraction, require_number
 
 PolicyValueFn = Callable[[Any], tuple[Any, Any]]
 SELECTIONS = PUCT_SELECTIONS
@@ -132,16 +132,10 @@ class PUCTAgent(SearchAgent):
         self.dirichlet_alpha = require_number(
             "dirichlet_alpha", dirichlet_alpha, 0.0, strict_low=True
         )
-        self.noise_fraction = require_number("noise_fraction", noise_fraction, 0.0)
-        if self.noise_fraction > 1.0:
-            raise ValueError(f"noise_fraction must be between 0 and 1, got {noise_fraction}")
+        self.noise_fraction = require_fraction("noise_fraction", noise_fraction)
         self.temperature = require_number("temperature", temperature, 0.0)
         self.selection = require_choice("selection", selection, SELECTIONS)
-        if selection_rule(self.selection).needs_simulations and simulations is None:
-            raise ValueError(
-                f"PUCTAgent: selection={selection!r} plans a simulation budget; give "
-                "simulations (a time limit alone cannot be planned)"
-            )
+        require_simulations_for(selection_rule(self.selection), selection, simulations, "PUCTAgent")
         self._noised_key: Any = None
         self._policies: dict[Any, SearchPolicy] = {}
 

@@ -221,6 +221,22 @@ def run_budget(
     return done, time.perf_counter() - start
 
 
+def require_simulations_for(
+    rule: Selection, selection: str, simulations: int | None, where: str
+) -> None:
+    """Refuse a selection ``rule`` (named ``selection``) that plans a simulation budget
+    without one (``simulations`` None: a time limit alone).
+
+    Raises:
+        ValueError: the rule needs simulations and none are given.
+    """
+    if rule.needs_simulations and simulations is None:
+        raise ValueError(
+            f"{where}: selection={selection!r} plans a simulation budget; give simulations "
+            "(a time limit alone cannot be planned)"
+        )
+
+
 def _compiles_announced(search: Callable[..., SearchResult]) -> Callable[..., SearchResult]:
     """``search`` with the numba compiles of its first call announced as the game's search
     kernels (:mod:`connectn_env.games.compile_notice`)."""

@@ -12,7 +12,7 @@ from agents.batched import BatchedSearch, BatchEvaluator
 from agents.rules import selection_rule
 from connectn_env.games import BoardGame
 from connectn_env.games.compile_notice import compiling
-from connectn_env.games.validation import require_int, require_number
+from connectn_env.games.validation import require_fraction, require_int, require_number
 
 __all__ = ["BatchedSelfPlay", "SelfPlayGame"]
 
@@ -111,17 +111,9 @@ class BatchedSelfPlay:
         self.dirichlet_alpha = require_number(
             "dirichlet_alpha", dirichlet_alpha, 0.0, strict_low=True
         )
-        self.noise_fraction = require_number("noise_fraction", noise_fraction, 0.0)
-        if self.noise_fraction > 1:
-            raise ValueError(f"noise_fraction must be between 0 and 1, got {noise_fraction}")
+        self.noise_fraction = require_fraction("noise_fraction", noise_fraction)
         self.temperature_moves = require_int("temperature_moves", temperature_moves, 0)
-        self.full_search_fraction = require_number(
-            "full_search_fraction", full_search_fraction, 0.0
-        )
-        if self.full_search_fraction > 1:
-            raise ValueError(
-                f"full_search_fraction must be between 0 and 1, got {full_search_fraction}"
-            )
+        self.full_search_fraction = require_fraction("full_search_fraction", full_search_fraction)
         if fast_simulations is None:
             fast_simulations = max(1, simulations // 6)
         self.fast_simulations = require_int("fast_simulations", fast_simulations, 1, simulations)

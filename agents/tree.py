@@ -412,30 +412,7 @@ def resisting_root_child(ints, floats):
 def compact_subtree(ints, floats, root, new_ints, new_floats, new_meta):
     """Copy the subtree under ``root`` into the new buffers (breadth first, children kept
     contiguous); ``root`` becomes node 0. Returns the number of nodes copied."""
-    for f in range(ints.shape[1]):
-        new_ints[0, f] = ints[root, f]
-    for f in range(floats.shape[1]):
-        new_floats[0, f] = floats[root, f]
-    new_ints[0, I_PARENT] = -1
-    new_ints[0, I_ACTION] = -1
-    size = 1
-    head = 0
-    while head < size:
-        old = new_ints[head, I_FIRST]
-        count = new_ints[head, I_COUNT]
-        if count > 0:
-            new_ints[head, I_FIRST] = size
-            for i in range(count):
-                for f in range(ints.shape[1]):
-                    new_ints[size + i, f] = ints[old + i, f]
-                for f in range(floats.shape[1]):
-                    new_floats[size + i, f] = floats[old + i, f]
-                new_ints[size + i, I_PARENT] = head
-            size += count
-        head += 1
-    new_meta[M_NODES] = size
-    new_meta[M_FULL] = 0
-    return size
+    return _copy_tree(ints, floats, root, new_ints, new_floats, new_meta, 0)
 
 
 @njit(cache=True)
@@ -460,10 +437,21 @@ def prune(ints, floats, meta, new_ints, new_floats, new_meta, min_visits):
     """Copy the tree into the new buffers, dropping the children of every node (but the root)
     visited fewer than ``min_visits`` times; such a node keeps its own statistics and is
     expanded again when the search comes back to it. Returns the nodes kept."""
+    new_meta[M_EPOCH] = meta[M_EPOCH]
+    return _copy_tree(ints, floats, 0, new_ints, new_floats, new_meta, min_visits)
+
+
+@njit(cache=True)
+def _copy_tree(ints, floats, root, new_ints, new_floats, new_meta, min_visits):
+    """The copy of :func:`compact_subtree` and :func:`prune`: the subtree under ``root``,
+    breadth first with children kept contiguous, ``root`` becoming node 0, without the
+    children of the nodes below it visited fewer than ``min_visits`` times."""
     for f in range(ints.shape[1]):
-        new_ints[0, f] = ints[0, f]
+        new_ints[0, f] = ints[root, f]
     for f in range(floats.shape[1]):
-        new_floats[0, f] = floats[0, f]
+        new_floats[0, f] = floats[root, f]
+    new_ints[0, I_PARENT] = -1
+    new_ints[0, I_ACTION] = -1
     size = 1
     head = 0
     while head < size:
@@ -484,5 +472,4 @@ def prune(ints, floats, meta, new_ints, new_floats, new_meta, min_visits):
         head += 1
     new_meta[M_NODES] = size
     new_meta[M_FULL] = 0
-    new_meta[M_EPOCH] = meta[M_EPOCH]
     return size

@@ -187,6 +187,56 @@ def test_gravity_stacks_stones_and_fills_columns() -> None:
     assert state.board.tolist() == [[1, 0], [2, 0], [1, 2]]
 
 
+@pytest.mark.parametrize(
+    ("game", "actions"),
+    [
+        (connect_four(), [3, 3, 4, 2, 0, 6, 6, 6, 6, 5]),
+        (ConnectNGame(rows=8, cols=8, gravity=True), [3, 3, 4, 7, 7, 7, 7, 7, 7, 7, 7]),
+        (tictactoe(), [4, 0, 8, 2]),
+        (tictactoe(), [0, 1, 2, 4, 3, 5, 7, 6, 8]),  # a full board: drawn
+    ],
+)
+def test_connect_n_position_set_up_from_a_board_plays_as_the_game(game, actions) -> None:
+    played = play(game, actions)
+    for player in (0, 1):
+        set_up = game.position(played.board, player)
+        assert (set_up.board == played.board).all() and set_up.outcome == played.outcome
+        if played.is_terminal():
+            continue
+        assert set_up.current_player() == player
+        assert set_up.legal_actions() == played.legal_actions()
+        if player == played.current_player():  # the same game from here on
+            for action in played.legal_actions():
+                after, expected = set_up.clone(), played.clone()
+                after.apply_action(action)
+                expected.apply_action(action)
+                assert after.outcome == expected.outcome
+                assert (after.board == expected.board).all()
+
+
+@pytest.mark.parametrize(
+    ("game", "board", "player", "error", "message"),
+    [
+        (tictactoe(), [[1, 1, 1], [2, 2, 0], [0, 0, 0]], 1, ValueError, "already holds 3 in a row"),
+        (tictactoe(), [[1, 0], [0, 2]], 0, ValueError, r"shape \(3, 3\), got \(2, 2\)"),
+        (tictactoe(), [[3, 0, 0], [0, 0, 0], [0, 0, 0]], 0, ValueError, "values must be 0"),
+        (tictactoe(), [[0.5] * 3] * 3, 0, TypeError, "must hold integers"),
+        (tictactoe(), [[0] * 3] * 3, 2, ValueError, "player must be 0 or 1, got 2"),
+        (tictactoe(), [[0] * 3] * 3, True, TypeError, "player must be 0 or 1"),
+        (
+            ConnectNGame(rows=2, cols=2, n=2, gravity=True),
+            [[1, 0], [0, 0]],
+            1,
+            ValueError,
+            "a stone above an empty cell",
+        ),
+    ],
+)
+def test_bad_connect_n_set_up_positions_are_refused(game, board, player, error, message) -> None:
+    with pytest.raises(error, match=message):
+        game.position(board, player)
+
+
 CONNECT_FOUR_GAMES = {
     "vertical": ([0, 1, 0, 1, 0, 1, 0], 0, [(2, 0), (3, 0), (4, 0), (5, 0)]),
     "vertical, player_1": ([0, 1, 0, 1, 0, 1, 6, 1], 1, [(2, 1), (3, 1), (4, 1), (5, 1)]),

@@ -237,3 +237,32 @@ def test_none_leaves_torch_threads_alone_and_a_bad_count_is_refused() -> None:
     with pytest.raises(TypeError, match="threads must be an int"):
         AlphaZeroAgent.pretrained(threads=1.5)
     assert torch.get_num_threads() == before
+
+
+def test_ship_network_ships_a_runs_network_with_its_manifest_entry(tmp_path, monkeypatch) -> None:
+    """``benchmarks/ship_network.py`` writes the network and its manifest entry (here into a
+    copy of the networks folder: a game that has a network gets it replaced)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "ship_network.py"
+    spec = importlib.util.spec_from_file_location("ship_network", path)
+    ship_network = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ship_network)
+    folder = tmp_path / "networks"
+    shutil.copytree(pretrained.NETWORKS, folder)
+    (folder / "tictactoe.pt").unlink()
+    monkeypatch.setattr(ship_network, "NETWORKS", folder)
+    monkeypatch.setattr(ship_network, "MANIFEST", folder / "manifest.json")
+    shipped = NETWORKS[GameConfig("tictactoe")].path
+    monkeypatch.setattr(
+        sys, "argv", ["ship_network.py", str(tmp_path), "--checkpoint", str(shipped)]
+    )
+    ship_network.main()
+    data = (folder / "tictactoe.pt").read_bytes()
+    entries = json.loads((folder / "manifest.json").read_text())["networks"]
+    assert len(entries) == len(NETWORKS)
+    entry = next(entry for entry in entries if entry["file"] == "tictactoe.pt")
+    assert entry["sha256"] == hashlib.sha256(data).hexdigest()
+    assert entry["card"] == "docs/models/tictactoe.md"

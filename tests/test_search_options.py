@@ -28,7 +28,11 @@ from connectn_env.specs import parse_agent_spec
         ({"selection": "ucb2"}, ValueError, "selection must be one of 'ucb1', 'ucb1-tuned'"),
         ({"selection": 1}, ValueError, "selection"),
         ({"pool_rave": 4, "rave": False}, ValueError, "pool_rave=4 needs rave=True"),
-        ({"pool_rave": 4, "preset": "uct"}, ValueError, "pool_rave=4 needs rave=True"),
+        (
+            {"pool_rave": 4, "preset": "uct"},
+            ValueError,
+            r"^MCTSAgent: pool_rave=4 needs rave=True, which preset='uct' leaves off \(PoolRAVE",
+        ),
         ({"pool_rave": -1}, ValueError, "pool_rave"),
         ({"pool_rave": 2.5}, TypeError, "pool_rave"),
         ({"decisive": 1}, TypeError, "decisive"),

@@ -14,6 +14,7 @@ from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import (
     require_bool,
     require_choice,
+    require_fraction,
     require_int,
     require_number,
 )
@@ -218,7 +219,10 @@ class TrainConfig:
         put("games_in_flight", require_int("games_in_flight", self.games_in_flight, 1, 65536))
         put("moves_per_task", require_int("moves_per_task", self.moves_per_task, 1, 100_000))
         put("c_puct", require_number("c_puct", self.c_puct, 0.0))
-        put("full_search_fraction", _fraction("full_search_fraction", self.full_search_fraction))
+        put(
+            "full_search_fraction",
+            require_fraction("full_search_fraction", self.full_search_fraction),
+        )
         if self.fast_simulations is None:
             put("fast_simulations", max(1, self.simulations // 6))
         put(
@@ -234,7 +238,7 @@ class TrainConfig:
             "dirichlet_alpha",
             require_number("dirichlet_alpha", self.dirichlet_alpha, 0.0, strict_low=True),
         )
-        put("noise_fraction", _fraction("noise_fraction", self.noise_fraction))
+        put("noise_fraction", require_fraction("noise_fraction", self.noise_fraction))
         if self.temperature_moves is None:
             put("temperature_moves", max(1, round(math.sqrt(probe.rows * probe.cols))))
         put("temperature_moves", require_int("temperature_moves", self.temperature_moves, 0))
@@ -263,7 +267,7 @@ class TrainConfig:
         if len(set(budgets)) != len(budgets):
             raise ValueError(f"eval_budgets must not repeat a budget, got {budgets}")
         put("eval_budgets", tuple(sorted(int(b) for b in budgets)))
-        put("raise_budget_at", _fraction("raise_budget_at", self.raise_budget_at))
+        put("raise_budget_at", require_fraction("raise_budget_at", self.raise_budget_at))
         put(
             "checkpoint_minutes",
             require_number("checkpoint_minutes", self.checkpoint_minutes, 0.0, strict_low=True),
@@ -308,10 +312,3 @@ class TrainConfig:
             for f in dataclasses.fields(self)
             if f.name not in SESSION_FIELDS and getattr(self, f.name) != getattr(other, f.name)
         ]
-
-
-def _fraction(name: str, value: Any) -> float:
-    value = require_number(name, value, 0.0)
-    if value > 1:
-        raise ValueError(f"{name} must be between 0 and 1, got {value}")
-    return value

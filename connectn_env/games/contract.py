@@ -110,23 +110,26 @@ _KERNEL_FIELDS = (
 )
 
 
+def typed_once_per_tuple(cls: type) -> type:
+    """Class decorator of a namedtuple of compiled functions: numba types each tuple once
+    (typing its eight or so dispatchers on every call would cost about 40 microseconds)."""
+    types: dict[int, tuple[Any, Any]] = {}
+
+    @typeof_impl.register(cls)
+    def _typeof(value: Any, context: Any) -> Any:
+        entry = types.get(id(value))
+        if entry is None or entry[0] is not value:
+            entry = types[id(value)] = (value, _typeof_tuple(value, context))
+        return entry[1]
+
+    return cls
+
+
+@typed_once_per_tuple
 class GameKernels(namedtuple("GameKernels", _KERNEL_FIELDS)):
     """The compiled functions of one game representation (see the module docstring)."""
 
     __slots__ = ()
-
-
-_NUMBA_TYPES: dict[int, tuple[GameKernels, Any]] = {}
-
-
-@typeof_impl.register(GameKernels)
-def _typeof_game_kernels(value: GameKernels, context: Any) -> Any:
-    """numba's type of a kernels tuple, computed once per tuple (typing eight dispatchers on
-    every call would cost about 40 microseconds)."""
-    entry = _NUMBA_TYPES.get(id(value))
-    if entry is None or entry[0] is not value:
-        entry = _NUMBA_TYPES[id(value)] = (value, _typeof_tuple(value, context))
-    return entry[1]
 
 
 def compiled_kernel(function: Any) -> Any:

@@ -13,6 +13,7 @@ the tests) reads the class.
 from __future__ import annotations
 
 import inspect
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
@@ -314,6 +315,28 @@ class BoardGame:
 
 def _rebuild_game(cls: type[BoardGame], parameters: dict[str, Any]) -> BoardGame:
     return cls(**parameters)
+
+
+def set_up_board(board: Any, shape: tuple[int, int], player: int) -> np.ndarray:
+    """``board`` as an int8 array, checked for a set-up position (``BoardGame.position``).
+
+    Raises:
+        TypeError: ``board`` is not an integer array-like or ``player`` not an int.
+        ValueError: a shape other than ``shape``, a value other than 0, 1, 2, or a player
+            other than 0 or 1.
+    """
+    cells = np.asarray(board)
+    if cells.dtype.kind not in "iu":
+        raise TypeError(f"board must hold integers 0, 1, 2, got dtype {cells.dtype}")
+    if cells.shape != shape:
+        raise ValueError(f"board must have shape {shape}, got {cells.shape}")
+    if not np.isin(cells, (0, 1, 2)).all():
+        raise ValueError("board values must be 0 (empty), 1 (player_0) or 2 (player_1)")
+    if isinstance(player, bool) or not isinstance(player, numbers.Integral):
+        raise TypeError(f"player must be 0 or 1, got {player!r} of type {type(player).__name__}")
+    if player not in (0, 1):
+        raise ValueError(f"player must be 0 or 1, got {player}")
+    return cells.astype(np.int8)
 
 
 def require_size_agrees(game: BoardGame, given: dict[str, Any]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
@@ -32,6 +33,21 @@ class Representation:
     initial: np.ndarray
     history_offset: int
     decode_board: Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+    @classmethod
+    def of(
+        cls, layout: ModuleType, params: np.ndarray, kernels: GameKernels | None = None
+    ) -> Representation:
+        """The representation of a layout module with these ``params``: its ``KERNELS``
+        (unless ``kernels`` is given), ``initial_state(params)``, the history offset at
+        ``params[P_HIST]`` and ``decode_board``."""
+        return cls(
+            layout.KERNELS if kernels is None else kernels,
+            params,
+            layout.initial_state(params),
+            int(params[layout.P_HIST]),
+            layout.decode_board,
+        )
 
     def player(self, data: np.ndarray) -> int:
         """The player to move (meaningless once the game is over)."""

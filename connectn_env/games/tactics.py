@@ -49,10 +49,8 @@ from collections import namedtuple
 from typing import Any
 
 import numpy as np
-from numba.core.typing.typeof import _typeof_tuple
-from numba.extending import typeof_impl
 
-from connectn_env.games.contract import Outcome, compiled_kernel, random_below
+from connectn_env.games.contract import Outcome, compiled_kernel, random_below, typed_once_per_tuple
 
 __all__ = ["DECISIVE", "GENERIC_TACTICS", "LOCAL", "UNDECIDED", "Tactics"]
 
@@ -73,22 +71,18 @@ _TACTICS_FIELDS = (
 )
 
 
+@typed_once_per_tuple
 class Tactics(namedtuple("Tactics", _TACTICS_FIELDS)):
     """The compiled functions of a game's tactics (see the module docstring)."""
 
     __slots__ = ()
 
-
-_NUMBA_TYPES: dict[int, tuple[Tactics, Any]] = {}
-
-
-@typeof_impl.register(Tactics)
-def _typeof_tactics(value: Tactics, context: Any) -> Any:
-    """numba's type of a tactics tuple, computed once per tuple (as for GameKernels)."""
-    entry = _NUMBA_TYPES.get(id(value))
-    if entry is None or entry[0] is not value:
-        entry = _NUMBA_TYPES[id(value)] = (value, _typeof_tuple(value, context))
-    return entry[1]
+    @classmethod
+    def of(cls, namespace: dict[str, Any], prefix: str = "", **chosen: Any) -> Tactics:
+        """The tactics whose functions are named ``prefix`` + the field in ``namespace`` (a
+        module's ``globals()``), unless ``chosen`` gives them."""
+        fields = {name: namespace[prefix + name] for name in cls._fields if name not in chosen}
+        return cls(**fields, **chosen)
 
 
 # --- the generic tactics: the kernels alone -------------------------------------------------
@@ -172,12 +166,4 @@ def generic_expansion(kernels, params, state, tws, out, flags):
     return kernels.legal_actions(params, state, out)
 
 
-GENERIC_TACTICS = Tactics(
-    new_workspace=generic_new_workspace,
-    start=generic_start,
-    play=generic_play,
-    finish=generic_finish,
-    random_move=generic_random_move,
-    winning_move=generic_winning_move,
-    expansion=generic_expansion,
-)
+GENERIC_TACTICS = Tactics.of(globals(), "generic_")

@@ -80,3 +80,11 @@ def require_number(
         relation = "greater than" if strict_low else "at least"
         raise ValueError(f"{name} must be {relation} {low}, got {value}")
     return value
+
+
+def require_fraction(name: str, value: Any) -> float:
+    """Return ``value`` as a float if it is a number from 0 to 1."""
+    value = require_number(name, value, 0.0)
+    if value > 1:
+        raise ValueError(f"{name} must be between 0 and 1, got {value}")
+    return value

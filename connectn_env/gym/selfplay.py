@@ -32,7 +32,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from connectn_env.games import GameState
-from connectn_env.games.validation import require_bool, require_int, require_number
+from connectn_env.games.validation import require_bool, require_fraction, require_int
 
 # What ``opponent_kwargs`` may set with ``opponent="self"``.
 SELF_PLAY_KWARGS = ("pool_size", "latest_probability", "deterministic")
@@ -76,10 +76,7 @@ class SelfPlayOpponent:
         self, *, pool_size: int = 10, latest_probability: float = 0.5, deterministic: bool = False
     ) -> None:
         self.pool_size = require_int("pool_size", pool_size, 1, MAX_POOL_SIZE)
-        probability = require_number("latest_probability", latest_probability, 0.0)
-        if probability > 1.0:
-            raise ValueError(f"latest_probability must be between 0 and 1, got {probability}")
-        self.latest_probability = probability
+        self.latest_probability = require_fraction("latest_probability", latest_probability)
         self.deterministic = require_bool("deterministic", deterministic)
         self._pool: deque[Snapshot] = deque(maxlen=self.pool_size)
         self.added = 0  # snapshots added so far, dropped ones included

@@ -2,7 +2,7 @@
 ``python docs/models/write_card.py RUN_DIR --strength FILE.json --command "..." --trained "..."``.
 
 Reads the network the package ships for the run's game (``agents/alphazero/networks/``, put
-there by ``ship_network.py``), the run's ``metrics.jsonl`` and the JSON that
+there by ``benchmarks/ship_network.py``), the run's ``metrics.jsonl`` and the JSON that
 ``benchmarks/alphazero_strength.py --json`` wrote for that network, and writes
 ``docs/models/<file stem>.md``: the command, how and where it was trained, the network's size,
 the checkpoint's progress and the strength table. ``--note`` adds a closing paragraph.

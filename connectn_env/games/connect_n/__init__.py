@@ -8,10 +8,11 @@ import numpy as np
 
 from connectn_env.games.connect_n import bitboard, bitboard_heuristics, bitboard_tactics
 from connectn_env.games.connect_n.exact import Connect4Exact
-from connectn_env.games.contract import Status
-from connectn_env.games.game import MAX_SIDE, BoardGame, ExactSolver, Symmetry
+from connectn_env.games.contract import Outcome, Status
+from connectn_env.games.game import MAX_SIDE, BoardGame, ExactSolver, Symmetry, set_up_board
 from connectn_env.games.heuristics import Heuristics
 from connectn_env.games.lib import line_heuristics, placement, placement_tactics
+from connectn_env.games.lib.header import H_PLAYER
 from connectn_env.games.lib.lines import winning_line_cells
 from connectn_env.games.parameters import Parameter
 from connectn_env.games.registry import Preset
@@ -79,22 +80,11 @@ class ConnectNGame(BoardGame):
         if self.gravity and bitboard.fits(rows, cols):
             self.tactics = bitboard_tactics.TACTICS
             params = bitboard.make_params(rows, cols, n)
-            representation = Representation(
-                bitboard.KERNELS,
-                params,
-                bitboard.initial_state(params),
-                int(params[bitboard.P_HIST]),
-                bitboard.board_array,
-            )
+            representation = Representation.of(bitboard, params)
         else:
             params = placement.make_params(rows, cols, n, exact=False, gravity=self.gravity)
-            representation = Representation(
-                placement.GRAVITY_KERNELS if self.gravity else placement.KERNELS,
-                params,
-                placement.initial_state(params),
-                int(params[placement.P_HIST]),
-                placement.board_view,
-            )
+            kernels = placement.GRAVITY_KERNELS if self.gravity else placement.KERNELS
+            representation = Representation.of(placement, params, kernels)
         return representation, rows, cols, rows * cols
 
     @property
@@ -122,6 +112,38 @@ class ConnectNGame(BoardGame):
 
     def num_actions_of(self, parameters: dict[str, Any]) -> int:
         return self.cols if self.gravity else self.rows * self.cols
+
+    def position(self, board: Any, player: int = 0) -> GameState:
+        """A position set up from a board, for puzzles and other envs' boards.
+
+        Args:
+            board: ``(rows, cols)`` array-like of 0 (empty), 1 (player_0's stone) and 2
+                (player_1's), row 0 at the top; with gravity, no stone above an empty cell.
+            player: The player to move, 0 or 1.
+
+        Returns:
+            The position, drawn at once if the board is full. Its history holds the stones'
+            actions row by row from the bottom, not an order they could have been played in.
+
+        Raises:
+            TypeError: ``board`` is not an integer array-like or ``player`` not an int.
+            ValueError: a wrong shape, a value other than 0, 1, 2, a stone above an empty
+                cell (with gravity), a line of ``n`` already on the board, or a player other
+                than 0 or 1.
+        """
+        cells = set_up_board(board, (self.rows, self.cols), player)
+        if self.gravity and ((cells[:-1] != 0) & (cells[1:] == 0)).any():
+            raise ValueError("board has a stone above an empty cell (the game has gravity)")
+        state = self.new_initial_state()
+        data, apply = state.data, self.kernels.apply
+        for row in range(self.rows - 1, -1, -1):
+            for col in np.flatnonzero(cells[row]):
+                data[H_PLAYER] = cells[row, col] - 1
+                apply(self.params, data, int(col) if self.gravity else row * self.cols + int(col))
+                if state.outcome in (Outcome.PLAYER_0_WINS, Outcome.PLAYER_1_WINS):
+                    raise ValueError(f"board already holds {self.n} in a row")
+        data[H_PLAYER] = player
+        return state
 
     def illegal_reason(self, state: GameState, action: int, status: Status) -> str:
         if status == Status.COLUMN_FULL:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import numpy as np
 
 from connectn_env.games.contract import (
-    GameKernels,
     Outcome,
     Status,
     compiled_kernel,
@@ -64,7 +63,7 @@ def initial_state(params: np.ndarray) -> np.ndarray:
     return header.new_header(_HIST + int(params[P_ROWS] * params[P_COLS]), np.int64)
 
 
-def board_array(params: np.ndarray, state: np.ndarray) -> np.ndarray:
+def decode_board(params: np.ndarray, state: np.ndarray) -> np.ndarray:
     """A new ``(rows, cols)`` int8 board (row 0 at the top)."""
     rows, cols = int(params[P_ROWS]), int(params[P_COLS])
     board = np.zeros((rows, cols), dtype=np.int8)
@@ -229,14 +228,4 @@ def observe(params, state, player, out):
             out[i + 1] = (other >> bit) & _ONE
 
 
-KERNELS = GameKernels(
-    player=header.player,
-    outcome=header.outcome,
-    legal_actions=legal_actions,
-    legal_mask=legal_mask,
-    check=check,
-    apply=apply,
-    new_workspace=new_workspace,
-    playout=playout,
-    observe=observe,
-)
+KERNELS = header.header_kernels(globals())

@@ -181,14 +181,6 @@ def expansion(kernels, params, state, tws, out, flags):
     return legal_actions(params, state, out)
 
 
-TACTICS = Tactics(
-    new_workspace=new_workspace,
-    start=start,
-    play=play,
-    finish=finish,
-    random_move=random_move,
-    winning_move=winning_move,
-    expansion=expansion,
-)
+TACTICS = Tactics.of(globals())
 
 __all__ = ["TACTICS", "board_masks", "winning_cells", "winning_drops"]

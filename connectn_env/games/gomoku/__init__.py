@@ -84,14 +84,7 @@ class GomokuGame(BoardGame):
         params = placement.make_params(
             rows, cols, FIVE, exact=self.rule == "standard", gravity=False
         )
-        representation = Representation(
-            placement.KERNELS,
-            params,
-            placement.initial_state(params),
-            int(params[placement.P_HIST]),
-            placement.board_view,
-        )
-        return representation, rows, cols, rows * cols
+        return Representation.of(placement, params), rows, cols, rows * cols
 
     @property
     def title(self) -> str:

@@ -89,14 +89,7 @@ class HexGame(BoardGame):
         self.swap = parameters["swap"]
         self.tactics = TACTICS
         params = kernels.make_params(rows, cols, swap=self.swap)
-        representation = Representation(
-            kernels.KERNELS,
-            params,
-            kernels.initial_state(params),
-            int(params[kernels.P_HIST]),
-            kernels.board_view,
-        )
-        return representation, rows, cols, rows * cols + int(self.swap)
+        return Representation.of(kernels, params), rows, cols, rows * cols + int(self.swap)
 
     def num_actions_of(self, parameters: dict[str, Any]) -> int:
         return self.rows * self.cols + int(self.swap)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import numpy as np
 
 from connectn_env.games.contract import (
-    GameKernels,
     Outcome,
     Status,
     compiled_kernel,
@@ -27,8 +26,9 @@ from connectn_env.games.lib.header import H_MOVES, H_OUTCOME, H_PLAYER, HEADER, 
 from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import (
     EMPTY,
+    empty_cells,
+    empty_mask,
     empty_padded_board,
-    observe_padded,
     padded_size,
     unpad,
 )
@@ -86,7 +86,7 @@ def initial_state(params: np.ndarray) -> np.ndarray:
     return state
 
 
-def board_view(params: np.ndarray, state: np.ndarray) -> np.ndarray:
+def decode_board(params: np.ndarray, state: np.ndarray) -> np.ndarray:
     """The ``(rows, cols)`` cells of ``state`` (a view)."""
     rows, cols = int(params[P_ROWS]), int(params[P_COLS])
     return unpad(state[HEADER : HEADER + padded_size(rows, cols)], rows, cols)
@@ -127,14 +127,7 @@ def legal_actions(params, state, out):
         return 0
     rows = params[P_ROWS]
     cols = params[P_COLS]
-    width = cols + 1
-    count = 0
-    for r in range(rows):
-        base = HEADER + (r + 1) * width + 1
-        for c in range(cols):
-            if state[base + c] == EMPTY:
-                out[count] = r * cols + c
-                count += 1
+    count = empty_cells(rows, cols, state[HEADER:], out)
     if _swap_is_legal(params, state):
         out[count] = rows * cols
         count += 1
@@ -149,11 +142,7 @@ def legal_mask(params, state, mask):
         return
     rows = params[P_ROWS]
     cols = params[P_COLS]
-    width = cols + 1
-    for r in range(rows):
-        base = HEADER + (r + 1) * width + 1
-        for c in range(cols):
-            mask[r * cols + c] = state[base + c] == EMPTY
+    empty_mask(rows, cols, state[HEADER:], mask)
     if params[P_SWAP] == 1:
         mask[rows * cols] = _swap_is_legal(params, state)
 
@@ -303,23 +292,7 @@ def full_board_outcome(params, board, stack):
     return _PLAYER_1_WINS  # no draws: unless player_0 connects
 
 
-@compiled_kernel
-def observe(params, state, player, out):
-    """Kernel: planes [player's stones, opponent's stones], flattened (rows, cols, 2)."""
-    observe_padded(params[P_ROWS], params[P_COLS], state[HEADER:], player, out)
-
-
-KERNELS = GameKernels(
-    player=header.player,
-    outcome=header.outcome,
-    legal_actions=legal_actions,
-    legal_mask=legal_mask,
-    check=check,
-    apply=apply,
-    new_workspace=new_workspace,
-    playout=playout,
-    observe=observe,
-)
+KERNELS = header.header_kernels(globals())
 
 
 @njit(cache=True)

@@ -73,6 +73,32 @@ def line_steps(width: int) -> tuple[int, int, int, int]:
 
 
 @njit(cache=True)
+def empty_cells(rows, cols, board, out):
+    """Write the empty cells ``r * cols + c`` of a padded board, increasing, into the int64
+    array ``out``; return how many."""
+    width = cols + 1
+    count = 0
+    for r in range(rows):
+        base = (r + 1) * width + 1
+        for c in range(cols):
+            if board[base + c] == EMPTY:
+                out[count] = r * cols + c
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def empty_mask(rows, cols, board, mask):
+    """Write 1 for each empty cell ``r * cols + c`` of a padded board and 0 for the others
+    into the int8 array ``mask``."""
+    width = cols + 1
+    for r in range(rows):
+        base = (r + 1) * width + 1
+        for c in range(cols):
+            mask[r * cols + c] = board[base + c] == EMPTY
+
+
+@njit(cache=True)
 def observe_padded(rows, cols, board, player, out):
     """Write the planes [player's stones, opponent's stones] of a padded board, flattened
     ``(rows, cols, 2)``, into the int8 array ``out`` (two byte writes per cell, a loop that

@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 
 from connectn_env.games.contract import (
-    GameKernels,
     Outcome,
     Status,
     compiled_kernel,
@@ -24,9 +23,10 @@ from connectn_env.games.lib.header import H_MOVES, H_OUTCOME, H_PLAYER, HEADER, 
 from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import (
     EMPTY,
+    empty_cells,
+    empty_mask,
     empty_padded_board,
     line_through,
-    observe_padded,
     padded_size,
     unpad,
 )
@@ -75,7 +75,7 @@ def initial_state(params: np.ndarray) -> np.ndarray:
     return state
 
 
-def board_view(params: np.ndarray, state: np.ndarray) -> np.ndarray:
+def decode_board(params: np.ndarray, state: np.ndarray) -> np.ndarray:
     """The ``(rows, cols)`` cells of ``state`` (a view: 0 empty, 1 and 2 the players' stones)."""
     rows, cols = int(params[P_ROWS]), int(params[P_COLS])
     return unpad(state[HEADER : HEADER + padded_size(rows, cols)], rows, cols)
@@ -106,14 +106,7 @@ def legal_actions(params, state, out):
                 out[count] = c
                 count += 1
         return count
-    width = cols + 1
-    for r in range(rows):
-        base = HEADER + (r + 1) * width + 1
-        for c in range(cols):
-            if state[base + c] == EMPTY:
-                out[count] = r * cols + c
-                count += 1
-    return count
+    return empty_cells(rows, cols, state[HEADER:], out)
 
 
 @compiled_kernel
@@ -129,11 +122,7 @@ def legal_mask(params, state, mask):
         for c in range(cols):
             mask[c] = state[heights + c] < rows
         return
-    width = cols + 1
-    for r in range(rows):
-        base = HEADER + (r + 1) * width + 1
-        for c in range(cols):
-            mask[r * cols + c] = state[base + c] == EMPTY
+    empty_mask(rows, cols, state[HEADER:], mask)
 
 
 @compiled_kernel
@@ -267,23 +256,7 @@ def drop_playout(params, state, rng, workspace, moves, players, count):
     return count
 
 
-@compiled_kernel
-def observe(params, state, player, out):
-    """Kernel: planes [player's stones, opponent's stones], flattened (rows, cols, 2)."""
-    observe_padded(params[P_ROWS], params[P_COLS], state[HEADER:], player, out)
-
-
-KERNELS = GameKernels(
-    player=header.player,
-    outcome=header.outcome,
-    legal_actions=legal_actions,
-    legal_mask=legal_mask,
-    check=check,
-    apply=apply,
-    new_workspace=new_workspace,
-    playout=cell_playout,
-    observe=observe,
-)
+KERNELS = header.header_kernels(globals(), playout=cell_playout)
 # Each kernel set carries only the play-out its games play, so a search compiles one of the
 # two (a run-time branch on the gravity flag compiled both: about 0.3 s of a cold first move).
 GRAVITY_KERNELS = KERNELS._replace(playout=drop_playout)

@@ -436,15 +436,7 @@ def _defences(tws, player, out):
     return _pair_cells(tws, player, out, count)
 
 
-TACTICS = Tactics(
-    new_workspace=new_workspace,
-    start=start,
-    play=play,
-    finish=finish,
-    random_move=random_move,
-    winning_move=winning_move,
-    expansion=expansion,
-)
+TACTICS = Tactics.of(globals())
 
 # --- with gravity (boards too large for bitboards): columns ------------------------------
 
@@ -513,14 +505,6 @@ def gravity_expansion(kernels, params, state, tws, out, flags):
     return count
 
 
-GRAVITY_TACTICS = Tactics(
-    new_workspace=gravity_new_workspace,
-    start=gravity_start,
-    play=gravity_play,
-    finish=finish,
-    random_move=gravity_random_move,
-    winning_move=gravity_winning_move,
-    expansion=gravity_expansion,
-)
+GRAVITY_TACTICS = Tactics.of(globals(), "gravity_", finish=finish)
 
 __all__ = ["EXPANSION_RADIUS", "GRAVITY_TACTICS", "ROLLOUT_RADIUS", "TACTICS", "wins_at"]

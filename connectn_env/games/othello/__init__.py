@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import numbers
-from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
 
 from connectn_env.games.contract import Status
-from connectn_env.games.game import STONE_CHARS, BoardGame
+from connectn_env.games.game import STONE_CHARS, BoardGame, set_up_board
 from connectn_env.games.heuristics import Heuristics
 from connectn_env.games.othello import bitboard, padded
 from connectn_env.games.othello import heuristics as othello_heuristics
@@ -19,16 +17,6 @@ from connectn_env.games.state import GameState
 
 PASS = "pass"
 MIN_SIZE, MAX_SIZE = 4, 16
-
-
-def _representation(layout: ModuleType, size: int) -> Representation:
-    """The representation of a ``size`` x ``size`` game in ``layout`` (the module
-    :mod:`~connectn_env.games.othello.bitboard` or :mod:`~connectn_env.games.othello.padded`)."""
-    params = layout.make_params(size)
-    initial = layout.initial_state(params)
-    return Representation(
-        layout.KERNELS, params, initial, int(params[layout.P_HIST]), layout.decode_board
-    )
 
 
 class OthelloGame(BoardGame):
@@ -90,7 +78,8 @@ class OthelloGame(BoardGame):
         self.size = size
         use_bitboards = bitboard.fits(size) if self.bitboards is None else self.bitboards
         self._layout = bitboard if use_bitboards else padded
-        return _representation(self._layout, size), size, size, padded.max_moves(size)
+        representation = Representation.of(self._layout, self._layout.make_params(size))
+        return representation, size, size, padded.max_moves(size)
 
     def num_actions_of(self, parameters: dict[str, Any]) -> int:
         return self.size * self.size + 1
@@ -130,22 +119,10 @@ class OthelloGame(BoardGame):
             ValueError: a wrong shape, a value other than 0, 1, 2, fewer than four discs, or a
                 player other than 0 or 1.
         """
-        cells = np.asarray(board)
-        if cells.dtype.kind not in "iu":
-            raise TypeError(f"board must hold integers 0, 1, 2, got dtype {cells.dtype}")
-        if cells.shape != (self.size, self.size):
-            raise ValueError(f"board must have shape ({self.size}, {self.size}), got {cells.shape}")
-        if not np.isin(cells, (0, 1, 2)).all():
-            raise ValueError("board values must be 0 (empty), 1 (player_0) or 2 (player_1)")
+        cells = set_up_board(board, (self.size, self.size), player)
         if np.count_nonzero(cells) < 4:
             raise ValueError(f"board must hold at least 4 discs, got {np.count_nonzero(cells)}")
-        if isinstance(player, bool) or not isinstance(player, numbers.Integral):
-            raise TypeError(
-                f"player must be 0 or 1, got {player!r} of type {type(player).__name__}"
-            )
-        if player not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {player}")
-        data = self._layout.state_from_board(self.params, cells.astype(np.int8), int(player))
+        data = self._layout.state_from_board(self.params, cells, int(player))
         return GameState(self, data)
 
     def illegal_reason(self, state: GameState, action: int, status: Status) -> str:

@@ -11,7 +11,7 @@ import numpy as np
 
 from connectn_env.games.contract import compiled_kernel
 from connectn_env.games.heuristics import PLAYER_KEY, Heuristics, cell_key
-from connectn_env.games.lib.header import H_PLAYER
+from connectn_env.games.lib.header import H_PLAYER, observe_padded_board
 from connectn_env.games.lib.jit import njit
 from connectn_env.games.othello import bitboard, padded
 
@@ -100,7 +100,7 @@ def padded_key(params, state):
     """Heuristics kernel (padded layout): the position's key."""
     cells = params[0] * params[1]
     planes = np.empty(2 * cells, dtype=np.int8)
-    padded.observe(params, state, 0, planes)
+    observe_padded_board(params, state, 0, planes)
     return planes_key(planes, cells, state[H_PLAYER])
 
 
@@ -109,7 +109,7 @@ def padded_evaluate(params, state):
     """Heuristics kernel (padded layout): the evaluation for the player to move."""
     size = params[0]
     planes = np.empty(2 * size * size, dtype=np.int8)
-    padded.observe(params, state, state[H_PLAYER], planes)
+    observe_padded_board(params, state, state[H_PLAYER], planes)
     moves = np.empty(size * size + 1, dtype=np.int64)
     mobility = padded.legal_actions(params, state, moves)
     return score(planes, size, mobility)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import numpy as np
 
 from connectn_env.games.contract import (
-    GameKernels,
     Outcome,
     Status,
     compiled_kernel,
@@ -27,7 +26,6 @@ from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import (
     EMPTY,
     empty_padded_board,
-    observe_padded,
     padded_index,
     padded_size,
     unpad,
@@ -119,16 +117,23 @@ def _steps(width):
 
 
 @njit(cache=True)
+def _flanks(board, pad, step, own, other):
+    """True if a disc ``own`` at ``pad`` closes the line along ``step``: one or more
+    ``other`` discs, then an ``own`` one."""
+    probe = pad + step
+    if board[probe] != other:
+        return False
+    probe += step
+    while board[probe] == other:
+        probe += step
+    return board[probe] == own
+
+
+@njit(cache=True)
 def flips_any(board, pad, own, other, width):
     """True if a disc ``own`` at the empty ``pad`` would flip at least one line."""
-    for step in _steps(width):
-        probe = pad + step
-        if board[probe] != other:
-            continue
-        probe += step
-        while board[probe] == other:
-            probe += step
-        if board[probe] == own:
+    for step in _steps(width):  # noqa: SIM110 (numba compiles no generator into any())
+        if _flanks(board, pad, step, own, other):
             return True
     return False
 
@@ -138,18 +143,12 @@ def place(board, pad, own, other, width):
     """Put ``own`` at ``pad`` and flip every line it closes; returns the number flipped."""
     flipped = 0
     for step in _steps(width):
-        probe = pad + step
-        if board[probe] != other:
-            continue
-        probe += step
-        while board[probe] == other:
-            probe += step
-        if board[probe] == own:
-            probe -= step
-            while probe != pad:
+        if _flanks(board, pad, step, own, other):
+            probe = pad + step
+            while board[probe] == other:
                 board[probe] = own
                 flipped += 1
-                probe -= step
+                probe += step
     board[pad] = own
     return flipped
 
@@ -330,20 +329,4 @@ def playout(params, state, rng, workspace, moves, players, count):
     return count
 
 
-@compiled_kernel
-def observe(params, state, player, out):
-    """Kernel: planes [player's discs, opponent's discs], flattened (size, size, 2)."""
-    observe_padded(params[P_ROWS], params[P_COLS], state[HEADER:], player, out)
-
-
-KERNELS = GameKernels(
-    player=header.player,
-    outcome=header.outcome,
-    legal_actions=legal_actions,
-    legal_mask=legal_mask,
-    check=check,
-    apply=apply,
-    new_workspace=new_workspace,
-    playout=playout,
-    observe=observe,
-)
+KERNELS = header.header_kernels(globals())

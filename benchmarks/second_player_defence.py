@@ -1,14 +1,16 @@
 """Second players against plain UCT moving first on 6 x 6 four in a row: how much of the game
 a defender saves where the first player wins with perfect play.
 
-    python benchmarks/results/pretrained/connect_n_rows6_cols6_n4_gravityFalse/second_players.py \\
+    python benchmarks/second_player_defence.py \\
         "ab:depth=6" "az:pretrained,simulations=200" --games 100 --seed 1000
-    python benchmarks/results/pretrained/connect_n_rows6_cols6_n4_gravityFalse/second_players.py \\
+    python benchmarks/second_player_defence.py \\
         "ab:depth=6" "az:pretrained,simulations=400" --first "mcts:simulations=4000,preset=uct"
 
 Game ``g`` builds both agents afresh, UCT with seed ``seed + 2g`` and the defender with
 ``seed + 2g + 1``, and plays it on the suite's env; prints wins-draws-losses of the defender
-and its score (win 1, draw 1/2) with the process's CPU seconds.
+and its score (win 1, draw 1/2) with the process's CPU seconds. The 6 x 6 model card's figures
+(docs/models/connect_n_rows6_cols6_n4_gravityFalse.md) come from it, output in
+``benchmarks/results/pretrained/connect_n_rows6_cols6_n4_gravityFalse/second_players.out``.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--first", default=FIRST, help=f"the first player's spec ({FIRST})")
     args = parser.parse_args()
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, got {args.games}")
     for spec in args.specs:
         start = time.process_time()
         wins, draws, losses = defend(spec, args.games, args.seed, args.first)

@@ -1,4 +1,4 @@
-"""Ship a trained network with the package: ``python docs/models/ship_network.py RUN_DIR``.
+"""Ship a trained network with the package: ``python benchmarks/ship_network.py RUN_DIR``.
 
 Reads ``RUN_DIR/best.pt`` (an evaluated network of ``connectn train``; ``--checkpoint FILE``
 for another of the run's networks, such as ``RUN_DIR/checkpoints/step-0049030.pt``), writes
