@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from connectn_env.records.gameconfig import GameConfig
+from connectn_env.games.config import GameConfig
 from connectn_env.specs import AgentSpec
 
 __all__ = [

@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from connectn_env.games.config import GameConfig
 from connectn_env.records.checks import short_repr
-from connectn_env.records.gameconfig import GameConfig
 from connectn_env.safe_files import open_regular_file
 from connectn_env.specs import MAX_SPEC_LENGTH, AgentSpec, parse_agent_spec
 

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from connectn_env.arena.results import ArenaError, GameResult
 from connectn_env.atomic_write import leftover_temporaries
+from connectn_env.games.config import GameConfig
 from connectn_env.records.filenames import stem_part
 from connectn_env.records.files import load_record, write_record
-from connectn_env.records.gameconfig import GameConfig
 from connectn_env.records.record import GameRecord
 from connectn_env.records.sgf import SGF_GAMES
 

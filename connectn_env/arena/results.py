@@ -33,8 +33,8 @@ from typing import Any, BinaryIO
 from connectn_env.arena.plan import GameTask, planned_opening, planned_players
 from connectn_env.arena.played import PlayedBy, played_fields, read_played
 from connectn_env.file_lock import LockError, lock_beside
+from connectn_env.games.config import GameConfig
 from connectn_env.records.checks import REASONS, check_date, short_repr
-from connectn_env.records.gameconfig import GameConfig
 from connectn_env.records.record import RESULTS, GameRecord
 from connectn_env.records.textfile import decode_utf8, require_regular_file
 from connectn_env.safe_files import open_regular_file

@@ -30,7 +30,7 @@ from agents.alphazero.pretrained import pretrained_checkpoint
 from agents.batched import BatchedSearch
 from agents.rules import SELECTIONS, Selection, backup_mean, compiled_rule
 from agents.tree import F_MEAN, F_PRIOR, I_COUNT, I_FIRST, I_SOLVED, I_VISITS, LOSS, WIN
-from connectn_env.arena.stats import wilson
+from connectn_env.elo import wilson
 from connectn_env.records import GameConfig
 
 GAMES = 200

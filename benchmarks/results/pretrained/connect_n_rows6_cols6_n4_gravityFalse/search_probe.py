@@ -29,7 +29,7 @@ from agents.alphazero.evaluation import MCTSSide, NetworkSide, play_match
 from agents.alphazero.inference import NetworkEvaluator
 from agents.alphazero.pretrained import pretrained_checkpoint
 from agents.tree import F_INV_SQRT, F_MEAN, F_VALUE, I_PARENT, I_VISITS, inv_sqrt, mover_of
-from connectn_env.arena.stats import wilson
+from connectn_env.elo import wilson
 from connectn_env.records import GameConfig
 
 GAME = GameConfig("connect_n", {"rows": 6, "cols": 6, "n": 4, "gravity": False})
