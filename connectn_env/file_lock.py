@@ -24,6 +24,7 @@ import threading
 from datetime import datetime, timezone
 from pathlib import Path
 
+from connectn_env.errors import ConnectnError
 from connectn_env.safe_files import describe_file_error, file_kind
 from connectn_env.safetext import printable
 
@@ -37,7 +38,7 @@ _taken: dict[str, list[int]] = {}
 _taken_guard = threading.Lock()
 
 
-class LockError(ValueError):
+class LockError(ValueError, ConnectnError):
     """The lock is held by another process (``held``), or cannot be taken; the message names
     the file and the holder."""
 

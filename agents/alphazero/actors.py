@@ -17,10 +17,12 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from typing import Any
 
+from connectn_env.errors import ConnectnError
+
 __all__ = ["InlineActors", "ProcessActors", "WorkerError", "make_actors"]
 
 
-class WorkerError(RuntimeError):
+class WorkerError(RuntimeError, ConnectnError):
     """A worker failed (the message holds its traceback) or died."""
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.rules import PUCT_SELECTIONS
+from connectn_env.errors import ConnectnError
 from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import (
     require_bool,
@@ -46,7 +47,7 @@ SESSION_FIELDS = (
 )
 
 
-class ConfigError(ValueError):
+class ConfigError(ValueError, ConnectnError):
     """A training setting has a bad value (the message names it and what is allowed)."""
 
 

@@ -32,6 +32,7 @@ from typing import Any, BinaryIO
 
 from connectn_env.arena.plan import GameTask, planned_opening, planned_players
 from connectn_env.arena.played import PlayedBy, played_fields, read_played
+from connectn_env.errors import ConnectnError
 from connectn_env.file_lock import LockError, lock_beside
 from connectn_env.games.config import GameConfig
 from connectn_env.records.checks import REASONS, check_date, short_repr
@@ -45,7 +46,7 @@ MAX_LINE_BYTES = 2**20  # a game's line is a few kB (the longest games, a 1 kB e
 _GAME_LINE_START = b'{"type": "game", '
 
 
-class ArenaError(ValueError):
+class ArenaError(ValueError, ConnectnError):
     """A tournament cannot run as asked (bad results file, too few agents...)."""
 
 

@@ -22,6 +22,8 @@ from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterator,
 )
 
+from connectn_env.errors import ConnectnError
+
 __all__ = ["CallOrderError", "OrderEnforcedEnv", "ResetFirstError", "game_over_error"]
 
 _NEEDS_RESET = frozenset(
@@ -29,7 +31,7 @@ _NEEDS_RESET = frozenset(
 )
 
 
-class CallOrderError(ValueError):
+class CallOrderError(ValueError, ConnectnError):
     """An env method called out of order (``step`` before ``reset``...)."""
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from connectn_env.errors import ConnectnError
 from connectn_env.games.validation import require_int, require_number
 from connectn_env.safe_files import describe_file_error, read_regular_text
 
@@ -27,7 +28,7 @@ MAX_MAP_BYTES = 2**20  # a map of MAX_SIDE x MAX_SIDE cells is 66 kB
 _FREE, _WALL, _START, _GOAL = ".", "#", "S", "G"
 
 
-class MapError(ValueError):
+class MapError(ValueError, ConnectnError):
     """A text map that cannot be read, or a map without a path from start to goal."""
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from connectn_env.errors import ConnectnError
 from connectn_env.play.notation import move_format, move_name, parse_move
 from connectn_env.play.session import Analysis, GameSession
 from connectn_env.play.thinking import Answer, Status, Thinker, think
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 HUMAN = "human"
 
 
-class AgentBuildError(ValueError):
+class AgentBuildError(ValueError, ConnectnError):
     """The opponent's spec did not give an agent (its factory failed or returned no agent)."""
 
 

@@ -48,6 +48,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from connectn_env.errors import ConnectnError
 from connectn_env.games import MAX_SIDE, cell_name, column_label, parse_cell_name
 from connectn_env.games.compile_notice import compile_notices
 from connectn_env.protocols.clock import TimeSystem, thinking_budget
@@ -85,7 +86,7 @@ _KGS_TIME_SYSTEMS: dict[str, tuple[int, Callable[..., TimeSystem]]] = {
 }
 
 
-class GtpError(Exception):
+class GtpError(ConnectnError):
     """A command that fails: the message goes after ``?``; the engine is unchanged."""
 
 

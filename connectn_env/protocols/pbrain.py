@@ -26,6 +26,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
+from connectn_env.errors import ConnectnError
 from connectn_env.games import MAX_SIDE, IllegalActionError
 from connectn_env.games.compile_notice import compile_notices
 from connectn_env.protocols.clock import MOVES_TO_PLAN, clock_share, thinking_budget
@@ -46,7 +47,7 @@ RULES_DEFINED = RULE_EXACT_FIVE | RULE_CONTINUOUS | RULE_RENJU | RULE_CARO
 _MIN_SIDE = 5
 
 
-class PbrainError(Exception):
+class PbrainError(ConnectnError):
     """A known command the brain cannot carry out; answered with ``ERROR message``."""
 
 
