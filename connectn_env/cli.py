@@ -77,15 +77,14 @@ from connectn_env.gameoptions import (
 from connectn_env.games import MAX_SIDE
 from connectn_env.games.compile_notice import compile_notices, worker_notices_on_stderr
 from connectn_env.games.config import GameConfig
-from connectn_env.play import AgentBuildError, NoDisplayError, run_play, run_replay
+from connectn_env.play import AgentBuildError, run_play, run_replay
+from connectn_env.play.ui import NoDisplayError
 from connectn_env.records import load_record
 from connectn_env.safetext import printable
 from connectn_env.specs import AgentSpec, parse_agent_spec
 from connectn_env.stdout_guard import StdoutError, guarded_stdout, silence_stdout
 from connectn_env.train_command import add_train_options
 from connectn_env.warmup import run_warmup
-
-__all__ = ["DEFAULT_OPPONENT", "game_config_from_args", "main", "make_raw_env", "pbrain_main"]
 
 DEFAULT_OPPONENT = "mcts:time=1.0"
 DEFAULT_PBRAIN_OPPONENT = "mcts:time=30"

@@ -28,8 +28,6 @@ from connectn_env.errors import ConnectnError
 from connectn_env.safe_files import describe_file_error, file_kind
 from connectn_env.safetext import printable
 
-__all__ = ["FileLock", "LockError", "lock_beside"]
-
 _ATTEMPTS = 3  # the lock file may be removed under us by a holder giving it back
 _MAX_HOLDER_BYTES = 4096
 _BUSY = (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK)

@@ -16,8 +16,6 @@ from pathlib import Path
 from connectn_env.games import REGISTRY, Parameter
 from connectn_env.games.config import GameConfig
 
-__all__ = ["add_game_parsers", "ascii_float", "ascii_int", "game_config_from_args"]
-
 _DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,4})?")
 
 

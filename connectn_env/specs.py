@@ -49,15 +49,6 @@ from connectn_env.errors import ConnectnError
 from connectn_env.games.validation import require_int
 from connectn_env.memory_limits import check_max_nodes
 
-__all__ = [
-    "BUILTIN_AGENTS",
-    "BUILTIN_KINDS",
-    "MAX_SPEC_LENGTH",
-    "AgentSpec",
-    "AgentUnavailableError",
-    "parse_agent_spec",
-]
-
 Value = bool | int | float | str
 MAX_SPEC_LENGTH = 1000  # characters of a spec
 MAX_NUMBER_LENGTH = 100  # characters of a number in a spec

@@ -16,8 +16,6 @@ from typing import Any
 
 from connectn_env.errors import ConnectnError
 
-__all__ = ["StdoutError", "guarded_stdout", "silence_stdout"]
-
 
 class StdoutError(OSError, ConnectnError):
     """Standard output cannot be written (a full disk, an I/O error)."""

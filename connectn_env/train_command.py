@@ -16,8 +16,6 @@ from agents.rules import PUCT_SELECTIONS
 from connectn_env.arena.ray_pool import connect_ray
 from connectn_env.gameoptions import path_argument
 
-__all__ = ["add_train_options", "run_train_command"]
-
 
 def _budgets(text: str) -> tuple[int, ...]:
     try:

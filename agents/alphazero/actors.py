@@ -19,8 +19,6 @@ from typing import Any
 
 from connectn_env.errors import ConnectnError
 
-__all__ = ["InlineActors", "ProcessActors", "WorkerError", "make_actors"]
-
 
 class WorkerError(RuntimeError, ConnectnError):
     """A worker failed (the message holds its traceback) or died."""

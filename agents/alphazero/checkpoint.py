@@ -36,16 +36,6 @@ from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import require_int
 from connectn_env.safe_files import describe_file_error, read_regular_bytes
 
-__all__ = [
-    "FORMAT",
-    "MAX_CHECKPOINT_BYTES",
-    "Checkpoint",
-    "CheckpointError",
-    "content_digest",
-    "load_checkpoint",
-    "save_checkpoint",
-]
-
 FORMAT = "connectn-alphazero"
 VERSION = 2
 UNCHECKED_VERSION = 1  # written before checkpoints carried a digest: read without one

@@ -19,8 +19,6 @@ from connectn_env.games.validation import (
     require_number,
 )
 
-__all__ = ["DEFAULT_SIMULATIONS", "SESSION_FIELDS", "ConfigError", "TrainConfig"]
-
 DEVICES = ("cpu", "cuda")
 MAX_CHANNELS = 1024
 MAX_BLOCKS = 64

@@ -30,8 +30,6 @@ from connectn_env.errors import ConnectnError
 from connectn_env.file_lock import FileLock, LockError
 from connectn_env.safe_files import describe_file_error, file_kind, read_regular_text
 
-__all__ = ["RunDirectory", "RunDirectoryError"]
-
 RUN_FORMAT = "connectn-alphazero-run"
 MAX_RUN_FILE_BYTES = 2**20
 LOCK_NAME = ".lock"

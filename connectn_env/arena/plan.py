@@ -11,17 +11,6 @@ import numpy as np
 from connectn_env.games.config import GameConfig
 from connectn_env.specs import AgentSpec
 
-__all__ = [
-    "GameTask",
-    "agent_labels",
-    "check_pairs",
-    "pairing_task",
-    "plan_games",
-    "plan_size",
-    "planned_opening",
-    "planned_players",
-]
-
 
 @dataclass(frozen=True)
 class GameTask:

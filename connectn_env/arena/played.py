@@ -20,8 +20,6 @@ from connectn_env.records.checks import short_repr
 from connectn_env.safe_files import open_regular_file
 from connectn_env.specs import MAX_SPEC_LENGTH, AgentSpec, parse_agent_spec
 
-__all__ = ["PlayedBy", "played_by", "played_fields", "read_played"]
-
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _CHUNK = 2**20
 _MAX_DIGESTED = 2**30  # bytes of a file an agent is built from

@@ -27,8 +27,6 @@ from connectn_env.records.files import load_record, write_record
 from connectn_env.records.record import GameRecord
 from connectn_env.records.sgf import SGF_GAMES
 
-__all__ = ["GameRecorder", "record_stem"]
-
 _LABEL_IN_FILE_NAME = 60  # characters of an agent label in a record's file name
 
 

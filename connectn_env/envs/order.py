@@ -24,8 +24,6 @@ from pettingzoo.utils.wrappers.order_enforcing import (
 
 from connectn_env.errors import ConnectnError
 
-__all__ = ["CallOrderError", "OrderEnforcedEnv", "ResetFirstError", "game_over_error"]
-
 _NEEDS_RESET = frozenset(
     {"rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents", "agents"}
 )

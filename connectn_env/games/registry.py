@@ -180,13 +180,3 @@ def build_registry(plugins: list[ModuleType]) -> GameRegistry:
             GameEntry(game_class.name, game_class, {}, game_class.gym_name, game_class.summary)
         )
     return GameRegistry(entries)
-
-
-__all__ = [
-    "NAMESPACE",
-    "GameEntry",
-    "GameRegistry",
-    "Preset",
-    "UnknownGameError",
-    "build_registry",
-]

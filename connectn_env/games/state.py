@@ -188,6 +188,3 @@ class GameState:
 
     def __setstate__(self, state: tuple[Any, np.ndarray]) -> None:
         self.game, self.data = state
-
-
-__all__ = ["GameState", "IllegalActionError"]

@@ -52,9 +52,8 @@ import numpy as np
 from numba.core.typing.typeof import _typeof_tuple
 from numba.extending import typeof_impl
 
-from connectn_env.games.contract import Outcome, compiled_kernel, random_below
-
-__all__ = ["DECISIVE", "GENERIC_TACTICS", "LOCAL", "UNDECIDED", "Tactics"]
+from connectn_env.games.contract import Outcome, compiled_kernel
+from connectn_env.games.lib.rng import random_below
 
 DECISIVE = 1
 LOCAL = 2

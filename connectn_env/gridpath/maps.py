@@ -239,17 +239,3 @@ def actions_along(cells: list[Cell]) -> list[int]:
             raise ValueError(f"cells {(r0, c0)} and {(r1, c1)} are not neighbours")
         actions.append(MOVES.index(step))
     return actions
-
-
-__all__ = [
-    "ACTION_NAMES",
-    "MOVES",
-    "Cell",
-    "GridMap",
-    "MapError",
-    "actions_along",
-    "load_map",
-    "parse_map",
-    "random_map",
-    "shortest_distances",
-]

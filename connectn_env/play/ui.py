@@ -79,6 +79,3 @@ def choose_ui(requested: str) -> tuple[str, str | None]:
     if problem is None:
         return "window", None
     return "terminal", f"No display available ({problem}): playing in the terminal."
-
-
-__all__ = ["UIS", "NoDisplayError", "choose_ui", "display_problem"]

@@ -58,8 +58,6 @@ from connectn_env.records import GameConfig
 from connectn_env.safetext import printable
 from connectn_env.warmup import warm_up_agent
 
-__all__ = ["GtpEngine", "GtpError", "run_gtp"]
-
 ENGINE_NAME = "connectn"
 SWAP_MOVE = "swap-pieces"
 _SWAP_NAMES = (SWAP_MOVE, "swap", "swap-sides")

@@ -18,14 +18,6 @@ from connectn_env.records.checks import (
     short_repr,
 )
 
-__all__ = [
-    "RESULTS",
-    "GameRecord",
-    "json_text",
-    "record_from_json",
-    "record_to_json",
-]
-
 FORMAT = "connectn-record"
 VERSION = 1
 RESULTS = ("player_0", "player_1", "draw", "unfinished")

@@ -33,8 +33,6 @@ from connectn_env.games.config import GameConfig
 from connectn_env.records.record import GameRecord
 from connectn_env.records.textfile import MAX_RECORD_BYTES
 
-__all__ = ["record_from_sgf", "record_to_sgf"]
-
 GM_GOMOKU = 4
 GM_HEX = 11
 SGF_GAMES = ("gomoku", "hex")  # the game families SGF has a dialect for

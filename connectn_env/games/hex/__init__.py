@@ -160,5 +160,3 @@ class HexGame(BoardGame):
 
 GAME = HexGame
 PRESETS = ()
-
-__all__ = ["GAME", "PRESETS", "SWAP", "HexGame"]

@@ -182,5 +182,3 @@ class OthelloGame(BoardGame):
 
 GAME = OthelloGame
 PRESETS = ()
-
-__all__ = ["GAME", "PASS", "PRESETS", "OthelloGame"]
