@@ -211,7 +211,9 @@ def test_locate_tells_documented_internal_external_and_missing_apart(
     assert api.locate("connectn_env.games") == publicapi.Located("connectn_env.games", True)
     internal = publicapi.Located(None, True)
     assert api.locate("connectn_env.games.lib.placement") == internal
-    assert api.locate("connectn_env.render.theme.Palette") == internal
+    assert api.locate("connectn_env.render.theme.mix") == internal
+    palette = api.locate("connectn_env.render.theme.Palette")  # internal path, public name
+    assert palette == publicapi.Located("connectn_env.render.Palette", True)
     assert api.locate("connectn_env.games.NoSuchName") is None
     assert api.locate("NoSuchModule.x") is None
 
