@@ -250,9 +250,6 @@ class AlphaBetaAgent:
         )
 
 
-__all__ = ["AlphaBetaAgent", "AlphaBetaResult"]
-
-
 _prepared: set[BoardGame] = set()  # the games whose search this process has compiled
 _prepare_lock = threading.Lock()
 

@@ -46,13 +46,6 @@ from connectn_env.games.validation import (
     require_number,
 )
 
-__all__ = [
-    "BatchEvaluator",
-    "BatchedSearch",
-    "search_policy",
-    "uniform_evaluator",
-]
-
 BatchEvaluator = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[Any, Any]]
 
 _ONGOING = int(Outcome.ONGOING)

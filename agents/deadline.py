@@ -18,8 +18,6 @@ from agents.alphabeta import AlphaBetaAgent
 from agents.search import SearchAgent
 from connectn_env.games.validation import require_number
 
-__all__ = ["MIN_SECONDS", "can_be_bounded", "time_bounded"]
-
 MIN_SECONDS = 0.01  # the least time a bounded move gets: a search expands its root, at least
 
 

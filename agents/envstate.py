@@ -154,6 +154,3 @@ def observation_key(observation: Any) -> Any:
     if isinstance(observation, np.generic):
         return observation.item()
     return observation
-
-
-__all__ = ["EnvSimulator", "copy_env", "has_clone_interface", "observation_key"]

@@ -237,14 +237,3 @@ def generic_simulations(
         played = -1
         done += 1
     return done
-
-
-__all__ = [
-    "PATH_KERNELS",
-    "EnvPosition",
-    "Evaluate",
-    "GenericWorkspace",
-    "PathKernels",
-    "caller_evaluates",
-    "generic_simulations",
-]

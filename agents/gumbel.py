@@ -355,19 +355,3 @@ GUMBEL = Selection(
     prepare_slots=prepare_slots,
     explores_itself=True,
 )
-
-__all__ = [
-    "C_SCALE",
-    "C_VISIT",
-    "GUMBEL",
-    "MAX_CONSIDERED",
-    "GumbelSettings",
-    "batch_settings",
-    "choose_gumbel",
-    "gumbel_for_slot",
-    "halving_level",
-    "improved_policy",
-    "prepare",
-    "prepare_slots",
-    "select_gumbel",
-]

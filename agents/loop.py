@@ -22,7 +22,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from agents.rules import ASK_VALUE, EVALUATE, SearchPolicy, compiled_rule
+from agents.rules import ASK_VALUE, EVALUATE, compiled_rule
 from agents.tree import (
     I_ACTION,
     I_COUNT,
@@ -228,18 +228,3 @@ def search_action(kernels, params, state, tree, policy, choose, rng, workspace, 
     tree_reset(ints, floats, meta, kernels.player(params, state))
     run_simulations(kernels, params, state, tree, policy, rng, workspace, data, simulations)
     return ints[choose(ints, floats, policy.settings), I_ACTION]
-
-
-__all__ = [
-    "RESUME",
-    "SearchPolicy",
-    "SearchWorkspace",
-    "back_up_leaf",
-    "expand_leaf",
-    "new_workspace",
-    "outcome_r0",
-    "resolve_leaf",
-    "rollout_value",
-    "run_simulations",
-    "search_action",
-]

@@ -529,6 +529,3 @@ def _refuse_compiled_game_options(options: dict[str, Any], where: str) -> None:
             raise ValueError(
                 f"MCTSAgent: {name}={value!r} cannot run on {where}: {need}; leave it unset or off"
             )
-
-
-__all__ = ["OPTION_NAMES", "PRESETS", "SELECTIONS", "MCTSAgent", "SearchOptions", "check_options"]

@@ -409,18 +409,3 @@ def principal_line(kernels, key_fn, params, root, table, work, out):
         kernels.apply(params, state, move)
         length += 1
     return length
-
-
-__all__ = [
-    "CHECK_EVERY",
-    "C_ABORTED",
-    "C_NODES",
-    "PROVEN",
-    "WIN",
-    "new_table",
-    "new_work",
-    "now",
-    "observed_key",
-    "principal_line",
-    "search_depth",
-]

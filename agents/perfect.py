@@ -13,8 +13,6 @@ from connectn_env.games.connect_n.solver import Connect4Solver
 from connectn_env.games.lib.header import H_MOVES, H_PLAYER
 from connectn_env.games.state import GameState
 
-__all__ = ["PerfectAgent", "require_connect_four"]
-
 _BITS = 2**64 - 1
 
 

@@ -582,6 +582,3 @@ def _mark_dead(ints: np.ndarray, node: int) -> None:
             return
         ints[node, search_tree.I_SOLVED] = search_tree.LOSS
         node = int(ints[node, search_tree.I_PARENT])
-
-
-__all__ = ["MCTSPlanner", "Plan", "PlanSearchResult"]

@@ -335,18 +335,3 @@ def sim_state(env: Any) -> SimState:
     adapter = _ADAPTERS.get(f"{cls.__module__}.{cls.__qualname__}")
     state = adapter(env) if adapter is not None else None
     return EnvCopyState(env) if state is None else state
-
-
-__all__ = [
-    "BoardState",
-    "EnvCopyState",
-    "SimState",
-    "SpielState",
-    "StateAdapter",
-    "connect_four_state",
-    "full_copies_only",
-    "openspiel_state",
-    "register_state_adapter",
-    "sim_state",
-    "tictactoe_state",
-]

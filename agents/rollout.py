@@ -25,8 +25,9 @@ from typing import Any
 import numpy as np
 
 from agents.tree import I_ACTION, I_AMAF_N, I_COUNT, I_FIRST, I_PLAYER, I_VISITS, amaf_mean
-from connectn_env.games.contract import Outcome, Status, compiled_kernel, random_below
+from connectn_env.games.contract import Outcome, Status, compiled_kernel
 from connectn_env.games.lib.jit import njit
+from connectn_env.games.lib.rng import random_below
 from connectn_env.games.tactics import DECISIVE, LOCAL, UNDECIDED
 
 POOL_PROBABILITY = 0.5
@@ -206,15 +207,3 @@ def policy_rollout(kernels, params, state, rng, workspace, moves, players, count
     if outcome == _DRAW:
         return 0.0, count
     return (1.0 if outcome == _PLAYER_0_WINS else -1.0), count
-
-
-__all__ = [
-    "POOL_PROBABILITY",
-    "POOL_REFRESH",
-    "PolicyData",
-    "expansion_flags",
-    "new_policy_data",
-    "policy_rollout",
-    "refresh_pools",
-    "update_replies",
-]

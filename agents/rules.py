@@ -478,37 +478,3 @@ def selection_rule(name: str, *, rave: bool = False) -> Selection:
         extra = " with rave=True" if rave else ""
         raise ValueError(f"no selection rule {name!r}{extra}; the rules are {', '.join(names)}")
     return entry if isinstance(entry, Selection) else entry()
-
-
-__all__ = [
-    "ASK_BOTH",
-    "ASK_EXPANSION",
-    "ASK_VALUE",
-    "DESCEND",
-    "EVALUATE",
-    "MCTS_SELECTIONS",
-    "PUCT",
-    "PUCT_SELECTIONS",
-    "SELECTIONS",
-    "SearchPolicy",
-    "SearchSettings",
-    "Selection",
-    "backup_mean",
-    "backup_rave",
-    "backup_rave_tuned",
-    "backup_tuned",
-    "caller_expands",
-    "caller_expands_on_second_visit",
-    "compiled_rule",
-    "expand_on_first_visit",
-    "expand_on_second_visit",
-    "most_visited_child",
-    "same_settings",
-    "select_puct",
-    "select_rave",
-    "select_rave_tuned",
-    "select_uct",
-    "select_uct_tuned",
-    "selection_rule",
-    "visit_policy",
-]

@@ -14,8 +14,6 @@ from connectn_env.games import BoardGame
 from connectn_env.games.compile_notice import compiling
 from connectn_env.games.validation import require_fraction, require_int, require_number
 
-__all__ = ["BatchedSelfPlay", "SelfPlayGame"]
-
 
 @dataclass(frozen=True)
 class SelfPlayGame:

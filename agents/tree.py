@@ -31,8 +31,8 @@ import mmap
 
 import numpy as np
 
-from connectn_env.games.contract import random_below
 from connectn_env.games.lib.jit import njit
+from connectn_env.games.lib.rng import random_below
 
 # ints rows
 I_PARENT = 0

@@ -136,6 +136,3 @@ def tree_text(
 
     walk(root, 1)
     return "\n".join(lines)
-
-
-__all__ = ["PV_LENGTH", "SNAPSHOT_DEPTH", "SNAPSHOT_WIDTH", "TreeNode", "snapshot", "tree_text"]

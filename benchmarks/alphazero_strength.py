@@ -33,7 +33,7 @@ import torch
 from agents.alphazero import load_checkpoint
 from agents.alphazero.evaluation import MCTSSide, NetworkSide, play_match
 from agents.alphazero.inference import NetworkEvaluator
-from connectn_env.arena.stats import wilson
+from connectn_env.elo import wilson
 
 SLACK = 5.0
 

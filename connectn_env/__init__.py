@@ -11,6 +11,7 @@ import sys
 
 from connectn_env.envs.modules import install_env_modules
 from connectn_env.envs.order import CallOrderError
+from connectn_env.errors import ConnectnError
 from connectn_env.games import (
     REGISTRY,
     TERMINAL_PLAYER,
@@ -45,6 +46,7 @@ __all__ = [
     "TERMINAL_PLAYER",
     "BoardGame",
     "CallOrderError",
+    "ConnectnError",
     "ConnectNGame",
     "GameState",
     "GomokuGame",

@@ -22,8 +22,6 @@ import os
 import secrets
 from pathlib import Path
 
-__all__ = ["leftover_temporaries", "write_bytes_atomically", "write_text_atomically"]
-
 _NAME_KEPT = 200  # characters of the target's name in a temporary file's name
 
 

@@ -23,18 +23,6 @@ from typing import Any, TextIO
 
 import numpy as np
 
-__all__ = [
-    "BenchRow",
-    "env_rows",
-    "format_table",
-    "mcts_games",
-    "mcts_rows",
-    "openspiel_mcts_rate",
-    "our_mcts_rate",
-    "random_play_rate",
-    "run_bench",
-]
-
 
 @dataclass(frozen=True)
 class BenchRow:

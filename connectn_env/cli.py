@@ -57,14 +57,17 @@ import re
 import shlex
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from connectn_env.arena import ArenaError, run_arena_command
 from connectn_env.arena.tournament import MAX_GAMES, MAX_MOVE_TIMEOUT, MAX_WORKERS
 from connectn_env.arena.worker import describe_error
 from connectn_env.envs.base import BoardGameEnv
+from connectn_env.errors import ConnectnError
 from connectn_env.gameoptions import (
     add_game_parsers,
     ascii_int,
@@ -74,12 +77,14 @@ from connectn_env.gameoptions import (
 from connectn_env.games import MAX_SIDE
 from connectn_env.games.compile_notice import compile_notices, worker_notices_on_stderr
 from connectn_env.games.config import GameConfig
+from connectn_env.play import AgentBuildError, run_play, run_replay
+from connectn_env.play.ui import NoDisplayError
+from connectn_env.records import load_record
 from connectn_env.safetext import printable
 from connectn_env.specs import AgentSpec, parse_agent_spec
 from connectn_env.stdout_guard import StdoutError, guarded_stdout, silence_stdout
 from connectn_env.train_command import add_train_options
-
-__all__ = ["DEFAULT_OPPONENT", "game_config_from_args", "main", "make_raw_env", "pbrain_main"]
+from connectn_env.warmup import run_warmup
 
 DEFAULT_OPPONENT = "mcts:time=1.0"
 DEFAULT_PBRAIN_OPPONENT = "mcts:time=30"
@@ -516,107 +521,122 @@ def pbrain_main() -> int:
     return main(["pbrain", *sys.argv[1:]])
 
 
+@dataclass(frozen=True)
+class Command:
+    """How ``_run`` runs a subcommand.
+
+    Attributes:
+        run: The handler: the parsed arguments to the exit status.
+        errors: What the handler raises for a bad input or setting; each is reported as one
+            line, ``connectn COMMAND: error: ...``, with exit status 2.
+        game: The command plays a game of the registry: its game options are made
+            ``args.game_config`` and its agent specs are checked against it first.
+    """
+
+    run: Callable[[argparse.Namespace], int]
+    errors: tuple[type[BaseException], ...] = ()
+    game: bool = True
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from connectn_env.ladder.command import run_evaluate_command
+
+    return run_evaluate_command(args)
+
+
+def _ladder(args: argparse.Namespace) -> int:
+    from connectn_env.ladder.command import run_ladder_command
+
+    return run_ladder_command(args)
+
+
+def _openings(args: argparse.Namespace) -> int:
+    from connectn_env.ladder.openings_command import run_openings_command
+
+    return run_openings_command(args, args.command_line)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from connectn_env.bench import run_bench
+
+    with compile_notices(_tell_stderr):
+        return run_bench(full=args.full)
+
+
+def _train(args: argparse.Namespace) -> int:
+    from connectn_env.train_command import run_train_command
+
+    with compile_notices(_tell_stderr), worker_notices_on_stderr():  # self-play's too
+        return run_train_command(args)
+
+
+USAGE = (ValueError, TypeError, OSError)  # a bad value, file or setting, named
+COMMANDS: dict[str, Command] = {
+    "play": Command(run_play, (AgentBuildError, NoDisplayError)),
+    "arena": Command(run_arena_command, (ArenaError, OSError)),
+    "evaluate": Command(_evaluate, USAGE),
+    "ladder": Command(_ladder, USAGE),
+    "openings": Command(_openings, USAGE, game=False),
+    "replay": Command(
+        lambda args: run_replay(load_record(args.file), args), (ValueError, OSError), False
+    ),
+    "bench": Command(_bench, game=False),
+    "warmup": Command(lambda args: run_warmup(args.games), (ValueError,), game=False),
+    "demo": Command(demo),
+    "train": Command(_train, (ImportError, ConnectnError)),
+    "gtp": Command(lambda args: run_protocol(args, _protocol_agent(args)), (ValueError,), False),
+    "pbrain": Command(lambda args: run_protocol(args, _protocol_agent(args)), (ValueError,), False),
+}
+
+
 def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Run ``args.command`` from :data:`COMMANDS`: its game and agents checked first, then its
+    handler; a refused input ends it with one ``error:`` line and exit status 2."""
+    command = COMMANDS[args.command]
     try:
-        if args.command in ("gtp", "pbrain"):
-            _choose_level(parser, args)
-            try:
-                agent = _protocol_agent(args)
-            except ValueError as error:
-                message = f"connectn {args.command}: error: {error}\n"
-                parser.exit(2, printable(message, newlines=True))
-            return run_protocol(args, agent)
-        if args.command == "replay":
-            from connectn_env.play import NoDisplayError, run_replay
-            from connectn_env.records import load_record
-
-            try:
-                record = load_record(args.file)
-            except (ValueError, OSError) as error:
-                parser.exit(2, printable(f"connectn replay: error: {error}\n", newlines=True))
-            try:
-                return run_replay(record, args)
-            except NoDisplayError as error:
-                parser.exit(2, printable(f"connectn replay: error: {error}\n", newlines=True))
-        if args.command == "bench":
-            from connectn_env.bench import run_bench
-
-            with compile_notices(_tell_stderr):
-                return run_bench(full=args.full)
-        if args.command == "warmup":
-            from connectn_env.warmup import run_warmup
-
-            try:
-                return run_warmup(args.games)
-            except ValueError as error:
-                parser.exit(2, printable(f"connectn warmup: error: {error}\n", newlines=True))
-        if args.command == "openings":
-            from connectn_env.ladder.openings_command import run_openings_command
-
-            try:
-                return run_openings_command(args, args.command_line)
-            except (ValueError, TypeError, OSError) as error:
-                message = f"connectn openings: error: {error}\n"
-                parser.exit(2, printable(message, newlines=True))
         try:
-            args.game_config = game_config_from_args(args)
+            _prepare(args, command)
         except ValueError as error:
-            parser.exit(2, f"connectn {args.command}: error: {error}\n")
-        if args.command == "train":
-            from connectn_env.train_command import run_train_command
-
-            with compile_notices(_tell_stderr), worker_notices_on_stderr():  # self-play's too
-                return run_train_command(
-                    args, lambda message: parser.exit(2, f"connectn train: error: {message}\n")
-                )
-        if args.command == "play":
-            _choose_level(parser, args)
+            _refuse(parser, args, error)
         try:
-            for spec in _agent_specs(args):
-                spec.check_game(args.game_config)
-        except ValueError as error:
-            parser.exit(2, f"connectn {args.command}: error: {error}\n")
-        if args.command == "play":
-            from connectn_env.play import AgentBuildError, NoDisplayError, run_play
-
-            try:
-                return run_play(args)
-            except (AgentBuildError, NoDisplayError) as error:
-                parser.exit(2, printable(f"connectn play: error: {error}\n", newlines=True))
-        if args.command in ("evaluate", "ladder"):
-            from connectn_env.ladder.command import run_evaluate_command, run_ladder_command
-
-            run = run_evaluate_command if args.command == "evaluate" else run_ladder_command
-            try:
-                return run(args)
-            except BrokenPipeError:
-                raise  # the reader went away: main() stops quietly
-            except (ValueError, TypeError, OSError) as error:
-                message = f"connectn {args.command}: error: {error}\n"
-                parser.exit(2, printable(message, newlines=True))
-        if args.command == "arena":
-            from connectn_env.arena import ArenaError, run_arena_command
-
-            try:
-                return run_arena_command(args)
-            except (ArenaError, OSError) as error:
-                parser.exit(2, printable(f"connectn arena: error: {error}\n", newlines=True))
-        return demo(args)
+            return command.run(args)
+        except BrokenPipeError:
+            raise  # the reader went away: main() stops quietly
+        except command.errors as error:
+            _refuse(parser, args, error)
     except KeyboardInterrupt:
         parser.exit(130, "\ninterrupted\n")
     except SystemExit as stop:  # SIGTERM or SIGHUP during connectn arena
         if isinstance(stop.code, int) and stop.code > 128:
             parser.exit(stop.code, "\nterminated\n")
         raise
-    return 2
 
 
-def _choose_level(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+def _refuse(parser: argparse.ArgumentParser, args: argparse.Namespace, error: BaseException):
+    """End the command with ``connectn COMMAND: error: ...`` and exit status 2."""
+    message = f"connectn {args.command}: error: {error}\n"
+    parser.exit(2, printable(message, newlines=True))
+
+
+def _prepare(args: argparse.Namespace, command: Command) -> None:
+    """The game options made ``args.game_config``, ``--level N`` made ``args.opponent``, and
+    the agent specs checked against the game (a ValueError says what is refused)."""
+    if command.game:
+        args.game_config = game_config_from_args(args)
+    _choose_level(args)
+    for spec in _agent_specs(args):
+        spec.check_game(args.game_config)
+
+
+def _choose_level(args: argparse.Namespace) -> None:
     """``--level N``: ``args.opponent`` becomes the spec of that level of the game played
     (``connectn gtp hex``: the Hex ladder of ``--size``, rated without the swap rule;
-    ``connectn pbrain``: Gomoku 15 x 15); a game without levels or a level out of range
-    ends the command with the reason."""
-    if args.level is None:
+    ``connectn pbrain``: Gomoku 15 x 15).
+
+    Raises:
+        ValueError: the game has no levels, or none of that number.
+    """
+    if getattr(args, "level", None) is None:
         return
     from connectn_env.ladder import level_spec
 
@@ -626,10 +646,7 @@ def _choose_level(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         game = GameConfig("gomoku")
     else:
         game = args.game_config
-    try:
-        args.opponent = parse_agent_spec(level_spec(game, args.level), allow_human=False)
-    except ValueError as error:
-        parser.exit(2, printable(f"connectn {args.command}: error: {error}\n", newlines=True))
+    args.opponent = parse_agent_spec(level_spec(game, args.level), allow_human=False)
 
 
 def _protocol_agent(args: argparse.Namespace) -> Any:

@@ -24,10 +24,9 @@ import threading
 from datetime import datetime, timezone
 from pathlib import Path
 
+from connectn_env.errors import ConnectnError
 from connectn_env.safe_files import describe_file_error, file_kind
 from connectn_env.safetext import printable
-
-__all__ = ["FileLock", "LockError", "lock_beside"]
 
 _ATTEMPTS = 3  # the lock file may be removed under us by a holder giving it back
 _MAX_HOLDER_BYTES = 4096
@@ -37,7 +36,7 @@ _taken: dict[str, list[int]] = {}
 _taken_guard = threading.Lock()
 
 
-class LockError(ValueError):
+class LockError(ValueError, ConnectnError):
     """The lock is held by another process (``held``), or cannot be taken; the message names
     the file and the holder."""
 

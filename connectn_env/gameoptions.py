@@ -14,9 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from connectn_env.games import REGISTRY, Parameter
-from connectn_env.records.gameconfig import GameConfig
-
-__all__ = ["add_game_parsers", "ascii_float", "ascii_int", "game_config_from_args"]
+from connectn_env.games.config import GameConfig
 
 _DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,4})?")
 

@@ -15,15 +15,6 @@ from typing import Any
 
 from connectn_env.games.validation import require_int
 
-__all__ = [
-    "BYTES_PER_NODE",
-    "TREES_PER_AGENT",
-    "check_fits_in_memory",
-    "check_max_nodes",
-    "max_tree_nodes",
-    "physical_memory",
-]
-
 BYTES_PER_NODE = 84  # agents.tree: NUM_INT_FIELDS * 4 + NUM_FLOAT_FIELDS * 8
 TREES_PER_AGENT = 2
 INDEX_LIMIT = 2**31 - 1  # node indices are int32

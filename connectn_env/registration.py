@@ -50,12 +50,3 @@ def register_gym_envs() -> None:
     for env_id, entry_point in PLANNING_ENVS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(env_id, entry_point=entry_point)
-
-
-__all__ = [
-    "GYM_ENVS",
-    "PETTINGZOO_ENVS",
-    "PLANNING_ENVS",
-    "register_gym_envs",
-    "register_pettingzoo_envs",
-]

@@ -18,16 +18,6 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = [
-    "decode_utf8",
-    "describe_file_error",
-    "file_kind",
-    "open_regular_file",
-    "read_regular_bytes",
-    "read_regular_text",
-    "require_regular_file",
-]
-
 _GROWTH_CHUNK = 2**20  # bytes read at a time past the size the file had when opened
 _KINDS = {
     stat.S_IFDIR: "a directory",

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["printable"]
-
 # C0 and C1 controls, DEL, and the Unicode bidirectional controls.
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 _UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}]")

@@ -16,8 +16,6 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["check_outputs", "same_file", "spec_inputs"]
-
 Named = tuple[str, "str | Path | None"]  # (what names the path: "--json", the path)
 _VALUE = re.compile(r"=([^,]*)")  # a spec option's value runs to the next comma
 

@@ -45,17 +45,9 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from agents.rules import MCTS_SELECTIONS, PUCT_SELECTIONS
+from connectn_env.errors import ConnectnError
 from connectn_env.games.validation import require_int
 from connectn_env.memory_limits import check_max_nodes
-
-__all__ = [
-    "BUILTIN_AGENTS",
-    "BUILTIN_KINDS",
-    "MAX_SPEC_LENGTH",
-    "AgentSpec",
-    "AgentUnavailableError",
-    "parse_agent_spec",
-]
 
 Value = bool | int | float | str
 MAX_SPEC_LENGTH = 1000  # characters of a spec
@@ -67,7 +59,7 @@ MAX_SECONDS = 10**6
 _CHEAP_TO_BUILD = ("random", "mcts", "puct", "ab")  # built at parse time to check them
 
 
-class AgentUnavailableError(ValueError):
+class AgentUnavailableError(ValueError, ConnectnError):
     """A well-formed spec of an agent this installation cannot make: an optional dependency
     is missing (torch, for ``az``).
 

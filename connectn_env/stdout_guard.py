@@ -14,10 +14,10 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["StdoutError", "guarded_stdout", "silence_stdout"]
+from connectn_env.errors import ConnectnError
 
 
-class StdoutError(OSError):
+class StdoutError(OSError, ConnectnError):
     """Standard output cannot be written (a full disk, an I/O error)."""
 
     def __str__(self) -> str:

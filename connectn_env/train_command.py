@@ -14,10 +14,7 @@ from typing import Any
 from agents.alphazero.config import DEVICES, INFERENCES, PRECISIONS
 from agents.rules import PUCT_SELECTIONS
 from connectn_env.arena.ray_pool import connect_ray
-from connectn_env.arena.results import ArenaError
 from connectn_env.gameoptions import path_argument
-
-__all__ = ["add_train_options", "run_train_command"]
 
 
 def _budgets(text: str) -> tuple[int, ...]:
@@ -204,20 +201,16 @@ def _given(args: argparse.Namespace) -> dict[str, Any]:
     return values
 
 
-def run_train_command(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
-    """Run ``connectn train``; ``fail(message)`` reports a bad setting and exits."""
-    try:
-        from agents.alphazero import (
-            CheckpointError,
-            ConfigError,
-            RunDirectoryError,
-            TrainConfig,
-            resume_config,
-            train,
-        )
-        from agents.alphazero.actors import WorkerError
-    except ImportError as error:
-        return fail(str(error))
+def run_train_command(args: argparse.Namespace) -> int:
+    """Run ``connectn train``.
+
+    Raises:
+        ImportError: torch is not installed.
+        ConnectnError: a bad setting, run directory or checkpoint (``ConfigError``,
+            ``RunDirectoryError``, ``CheckpointError``), a failed worker or Ray.
+    """
+    from agents.alphazero import ConfigError, TrainConfig, resume_config, train
+
     given = _given(args)
     previous = signal.signal(signal.SIGTERM, _interrupt)  # `kill`: as Ctrl-C, workers stopped
     try:
@@ -226,7 +219,7 @@ def run_train_command(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
         else:
             config = TrainConfig(game=args.game_config, out=args.out, **given)
         if args.fast_simulations is not None and config.full_search_fraction == 1:
-            return fail(
+            raise ConfigError(
                 f"--fast-simulations {args.fast_simulations} does nothing: the fast searches "
                 "are those of playout cap randomization, off with --full-search-fraction 1; "
                 "give --full-search-fraction below 1 (the share of moves searched with "
@@ -235,8 +228,6 @@ def run_train_command(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
         if config.ray is not None:
             connect_ray(config.ray)  # a bad --ray is named here, before the trainer starts
         result = train(config, progress=not args.no_progress)
-    except (ArenaError, ConfigError, RunDirectoryError, CheckpointError, WorkerError) as error:
-        return fail(str(error))
     except KeyboardInterrupt:
         print(f"\ninterrupted: a checkpoint is saved; continue with --resume --out {args.out}")
         return 130

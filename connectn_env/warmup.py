@@ -23,8 +23,6 @@ from connectn_env.games import REGISTRY, BoardGame
 from connectn_env.games.compile_notice import compile_notices, compiling
 from connectn_env.games.lib.jit import cache_unwritable
 
-__all__ = ["run_warmup", "warm_up_agent", "warm_up_game", "warm_up_specs"]
-
 _POSITION_TRIES = 20  # random games tried to reach a position the exact solver takes on
 
 

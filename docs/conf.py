@@ -4,7 +4,7 @@ Build from the repository root: ``sphinx-build -W --keep-going -b html docs docs
 The guide is the Markdown pages of ``docs/`` (one topic each, also read as files in the
 repository); ``_ext/connectn_sphinx.py`` generates the rest at build time: the environment
 pages from the game registry, the benchmark figures from ``benchmarks/README.md``, the API
-pages from the docstrings of every module of ``connectn_env`` and ``agents``.
+pages from the ``__all__`` of the public modules of ``connectn_env`` and ``agents``.
 """
 
 import sys
@@ -22,7 +22,6 @@ release = __version__
 
 extensions = [
     "sphinx.ext.autodoc",
-    "sphinx.ext.autosummary",
     "sphinx.ext.napoleon",
     "myst_parser",
     "connectn_sphinx",
@@ -30,12 +29,10 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build"]
-templates_path = ["_templates"]
 html_theme = "furo"
 html_title = f"connectn-env {release}"
 
-# API pages: one per module (autosummary, recursive), members from __all__.
-autosummary_generate = True
+# API pages: one per public module, written by _ext/connectn_sphinx.py from its __all__.
 autodoc_default_options = {"members": True, "undoc-members": True, "show-inheritance": True}
 autodoc_member_order = "bysource"
 
@@ -51,5 +48,5 @@ napoleon_use_rtype = False
 myst_heading_anchors = 3
 
 # Every reference is checked; connectn_sphinx resolves or excuses those that are not errors
-# (other libraries, names re-exported by a package), so -W fails on names that do not exist.
+# (other libraries, internal names), so -W fails on names that do not exist.
 nitpicky = True

@@ -87,7 +87,8 @@ def take(shot: Shot) -> Path:
     import pygame
 
     import agents
-    from connectn_env.play import GameSession, parse_move
+    from connectn_env.play.notation import parse_move
+    from connectn_env.play.session import GameSession
     from connectn_env.play.window import PlayWindow
     from connectn_env.records import GameConfig
 

@@ -95,7 +95,11 @@ def _resume_and_die_at(path: Path, kill_at: int) -> None:
         # an operation on the results file itself (not on its lock file beside it)
         named = {str(arg) for arg in args[:2] if isinstance(arg, str | bytes | os.PathLike)}
         writes = str(path) in named and event in (
-            "os.truncate", "os.rename", "os.replace", "os.remove", "shutil.move"
+            "os.truncate",
+            "os.rename",
+            "os.replace",
+            "os.remove",
+            "shutil.move",
         )
         if event == "open" and str(args[0]) == str(path):
             mode, flags = args[1] or "", args[2] or 0

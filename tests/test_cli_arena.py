@@ -30,8 +30,8 @@ from connectn_env.arena import (
 )
 from connectn_env.arena.plan import plan_size
 from connectn_env.arena.progress import Progress
-from connectn_env.arena.stats import anchor_of
 from connectn_env.cli import build_parser, game_config_from_args, main
+from connectn_env.elo import anchor_of
 from connectn_env.records import GameConfig, load_record
 from connectn_env.specs import parse_agent_spec
 

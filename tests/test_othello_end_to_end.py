@@ -278,7 +278,7 @@ def test_window_play_passes_with_a_click_when_there_is_no_move() -> None:
     """Two people at one board play PASS_GAME by clicks; at the forced pass any click passes."""
     import pygame
 
-    from connectn_env.play import GameSession
+    from connectn_env.play.session import GameSession
     from connectn_env.play.window import PlayWindow
 
     session = GameSession(othello_v0.raw_env(size=4), None)

@@ -15,8 +15,9 @@ import pytest
 import agents
 from connectn_env import cli
 from connectn_env.ladder import ladderfile, level_rung, levels
-from connectn_env.play import GameSession, _recorder
+from connectn_env.play import _recorder
 from connectn_env.play.levels import PlayLevels
+from connectn_env.play.session import GameSession
 from connectn_env.play.window import PlayWindow
 from connectn_env.records import GameConfig, load_record
 

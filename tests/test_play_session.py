@@ -13,15 +13,10 @@ import pytest
 
 import agents
 from connectn_env.games import tictactoe
-from connectn_env.play import (
-    GameSession,
-    NoDisplayError,
-    Thinker,
-    choose_ui,
-    display_problem,
-    move_name,
-    parse_move,
-)
+from connectn_env.play.notation import move_name, parse_move
+from connectn_env.play.session import GameSession
+from connectn_env.play.thinking import Thinker
+from connectn_env.play.ui import NoDisplayError, choose_ui, display_problem
 from connectn_env.records import GameConfig, GameRecord, save_record
 
 

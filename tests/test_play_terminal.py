@@ -17,7 +17,8 @@ from types import SimpleNamespace
 import pytest
 
 import agents
-from connectn_env.play import GameSession, _recorder
+from connectn_env.play import _recorder
+from connectn_env.play.session import GameSession
 from connectn_env.play.terminal import COMMANDS, run_terminal
 from connectn_env.records import GameConfig, load_record
 

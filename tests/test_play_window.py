@@ -13,8 +13,8 @@ import pygame
 import pytest
 
 import agents
-from connectn_env.play import GameSession
 from connectn_env.play.movelist import ROW_HEIGHT
+from connectn_env.play.session import GameSession
 from connectn_env.play.window import (
     HINT_COLOUR,
     LOSS_BANNER,

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from agents import MCTSAgent, RandomAgent
 from connectn_env import __version__
+from connectn_env.protocols.clock import MOVES_TO_PLAN
 from connectn_env.protocols.match import choose_action
-from connectn_env.protocols.pbrain import MOVES_TO_PLAN, PbrainEngine, turn_budget
+from connectn_env.protocols.pbrain import PbrainEngine, turn_budget
 from connectn_env.records import GameConfig
 
 ROOT = Path(__file__).parents[1]

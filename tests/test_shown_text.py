@@ -8,9 +8,9 @@ import io
 import pytest
 
 from connectn_env.cli import main
-from connectn_env.play import GameSession
 from connectn_env.play.frame import BoardFrame
 from connectn_env.play.replay_window import ReplayWindow
+from connectn_env.play.session import GameSession
 from connectn_env.play.terminal import run_terminal
 from connectn_env.records import GameConfig, GameRecord
 from connectn_env.render.pygame_renderer import PygameRenderer

@@ -26,6 +26,7 @@ __all__ = [
     "TrainConfig",
     "TrainResult",
     "load_checkpoint",
+    "pretrained_networks",
     "resume_config",
     "train",
 ]
@@ -35,6 +36,7 @@ _LAZY = {
     "Checkpoint": "agents.alphazero.checkpoint",
     "CheckpointError": "agents.alphazero.checkpoint",
     "load_checkpoint": "agents.alphazero.checkpoint",
+    "pretrained_networks": "agents.alphazero.pretrained",
     "RunDirectoryError": "agents.alphazero.rundir",
     "TrainResult": "agents.alphazero.trainer",
     "resume_config": "agents.alphazero.trainer",

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from typing import Any
 
-__all__ = ["InlineActors", "ProcessActors", "WorkerError", "make_actors"]
+from connectn_env.errors import ConnectnError
 
 
-class WorkerError(RuntimeError):
+class WorkerError(RuntimeError, ConnectnError):
     """A worker failed (the message holds its traceback) or died."""
 
 

@@ -19,8 +19,6 @@ from connectn_env.games import BoardGame, GameState
 from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import require_choice, require_int
 
-__all__ = ["AlphaZeroAgent"]
-
 
 class AlphaZeroAgent(PUCTAgent):
     """AlphaZero's player: PUCT search whose priors and leaf values come from a trained network.

@@ -30,20 +30,11 @@ import torch
 from agents.alphazero.config import MAX_BLOCKS, MAX_CHANNELS
 from agents.alphazero.network import NetworkSpec, PolicyValueNet
 from connectn_env.atomic_write import write_bytes_atomically
+from connectn_env.errors import ConnectnError
 from connectn_env.games import BoardGame
 from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import require_int
 from connectn_env.safe_files import describe_file_error, read_regular_bytes
-
-__all__ = [
-    "FORMAT",
-    "MAX_CHECKPOINT_BYTES",
-    "Checkpoint",
-    "CheckpointError",
-    "content_digest",
-    "load_checkpoint",
-    "save_checkpoint",
-]
 
 FORMAT = "connectn-alphazero"
 VERSION = 2
@@ -53,7 +44,7 @@ ZIP_MAGIC = b"PK\x03\x04"  # torch.save's format: a zip archive
 MAX_CHECKPOINT_BYTES = 2 * 2**30  # a 20-block, 256-channel network with its optimizer: 0.3 GiB
 
 
-class CheckpointError(ValueError):
+class CheckpointError(ValueError, ConnectnError):
     """A file that is not a readable checkpoint, or a checkpoint of another game."""
 
 

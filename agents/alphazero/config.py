@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.rules import PUCT_SELECTIONS
+from connectn_env.errors import ConnectnError
 from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import (
     require_bool,
@@ -18,8 +19,6 @@ from connectn_env.games.validation import (
     require_int,
     require_number,
 )
-
-__all__ = ["DEFAULT_SIMULATIONS", "SESSION_FIELDS", "ConfigError", "TrainConfig"]
 
 DEVICES = ("cpu", "cuda")
 MAX_CHANNELS = 1024
@@ -47,7 +46,7 @@ SESSION_FIELDS = (
 )
 
 
-class ConfigError(ValueError):
+class ConfigError(ValueError, ConnectnError):
     """A training setting has a bad value (the message names it and what is allowed)."""
 
 

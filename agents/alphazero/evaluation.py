@@ -20,16 +20,6 @@ from connectn_env.elo import Scored
 from connectn_env.games import BoardGame
 from connectn_env.games.config import GameConfig
 
-__all__ = [
-    "MCTSSide",
-    "MatchResult",
-    "NetworkSide",
-    "mcts_budget",
-    "mcts_label",
-    "network_evaluator",
-    "play_match",
-]
-
 _MCTS_LABEL = re.compile(r"mcts:simulations=(\d+),preset=uct")
 
 

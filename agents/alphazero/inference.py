@@ -24,15 +24,6 @@ from agents.alphazero.network import PolicyValueNet, encode, masked_log_softmax
 from connectn_env.games.compile_notice import announce_compile
 from connectn_env.games.validation import require_choice
 
-__all__ = [
-    "INFERENCES",
-    "PRECISIONS",
-    "NetworkEvaluator",
-    "fastest_precision",
-    "torch_threads",
-    "weights_of",
-]
-
 _DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 _TIMING_SECONDS = 0.15
 _MARGIN = 0.9  # bfloat16 must be at least 10% faster to be chosen

@@ -10,8 +10,6 @@ import torch
 from agents.alphazero.network import PolicyValueNet, encode, masked_log_softmax
 from agents.alphazero.replay import Batch
 
-__all__ = ["Learner", "losses"]
-
 
 def losses(model: PolicyValueNet, batch: Batch, device: Any = "cpu") -> dict[str, torch.Tensor]:
     """``{"policy", "value", "loss"}`` of ``model`` on ``batch`` (means over positions):

@@ -28,8 +28,6 @@ from agents.alphazero.evaluation import mcts_budget
 from connectn_env.atomic_write import write_bytes_atomically, write_text_atomically
 from connectn_env.safe_files import decode_utf8, read_regular_bytes
 
-__all__ = ["MAX_METRICS_BYTES", "MetricsLog", "metrics_figure", "plot_metrics", "read_metrics"]
-
 MAX_METRICS_BYTES = 2**28  # 256 MiB: a record every 30 s for years
 _NUMBER = (int, float)
 _INT = (int,)

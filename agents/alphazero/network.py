@@ -27,8 +27,6 @@ from torch.nn.utils.fusion import fuse_conv_bn_eval
 
 from connectn_env.games import BoardGame
 
-__all__ = ["INPUT_PLANES", "NetworkSpec", "PolicyValueNet", "encode", "masked_log_softmax"]
-
 INPUT_PLANES = 3
 VALUE_HIDDEN = 64
 

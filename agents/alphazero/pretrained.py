@@ -123,14 +123,3 @@ def require_network_prefix(network: str | None) -> None:
             f"network must be {MIN_NETWORK_PREFIX} to 64 hex digits (the start of the "
             f"network's SHA-256), got {network!r}"
         )
-
-
-__all__ = [
-    "MANIFEST",
-    "MIN_NETWORK_PREFIX",
-    "NETWORKS",
-    "PretrainedNetwork",
-    "pretrained_checkpoint",
-    "pretrained_networks",
-    "require_network_prefix",
-]

@@ -12,8 +12,6 @@ from typing import Any
 
 from agents.alphazero.actors import WorkerError
 
-__all__ = ["RayActors", "import_ray"]
-
 
 def import_ray() -> Any:
     """The ``ray`` module, or an ImportError that says how to install it."""

@@ -22,8 +22,6 @@ from connectn_env.atomic_write import write_bytes_atomically
 from connectn_env.games import BoardGame
 from connectn_env.safe_files import read_regular_bytes
 
-__all__ = ["Batch", "ReplayBuffer", "SymmetryTable"]
-
 
 @dataclass(frozen=True)
 class Batch:

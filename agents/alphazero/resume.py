@@ -32,8 +32,6 @@ from agents.alphazero.replay import ReplayBuffer
 from agents.alphazero.rundir import RunDirectory, RunDirectoryError
 from connectn_env.safe_files import describe_file_error
 
-__all__ = ["Resumed", "restore_run"]
-
 _COUNTERS = ("step", "games", "positions", "sessions")
 _TIMES = ("seconds", "last_eval_seconds")
 _EVALUATED = {"label": str, "seconds": float, "step": int, "games": int, "path": str}

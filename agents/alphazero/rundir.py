@@ -26,17 +26,16 @@ from pathlib import Path
 
 from agents.alphazero.config import TrainConfig
 from connectn_env.atomic_write import leftover_temporaries, write_text_atomically
+from connectn_env.errors import ConnectnError
 from connectn_env.file_lock import FileLock, LockError
 from connectn_env.safe_files import describe_file_error, file_kind, read_regular_text
-
-__all__ = ["RunDirectory", "RunDirectoryError"]
 
 RUN_FORMAT = "connectn-alphazero-run"
 MAX_RUN_FILE_BYTES = 2**20
 LOCK_NAME = ".lock"
 
 
-class RunDirectoryError(ValueError):
+class RunDirectoryError(ValueError, ConnectnError):
     """The run directory cannot be used as asked (the message names the file, says what is
     wrong and what to do)."""
 

@@ -66,8 +66,6 @@ from connectn_env.atomic_write import write_bytes_atomically
 from connectn_env.elo import PairingStats, elo_ratings
 from connectn_env.safe_files import read_regular_bytes
 
-__all__ = ["TrainResult", "resume_config", "short_eval_games", "train"]
-
 METRICS_SECONDS = 30.0
 POLL_SECONDS = 0.2
 FRESH_SHARE = 0.9  # an evaluated network this far into the run needs no final evaluation

@@ -28,15 +28,6 @@ from agents.alphazero.network import NetworkSpec, PolicyValueNet
 from agents.selfplay import BatchedSelfPlay, SelfPlayGame
 from connectn_env.games.config import GameConfig
 
-__all__ = [
-    "EvaluationTask",
-    "EvaluationWorker",
-    "SelfPlayOutput",
-    "SelfPlayWorker",
-    "peak_rss_mb",
-    "rss_mb",
-]
-
 
 def peak_rss_mb() -> float:
     """Peak resident memory of this process, in MiB."""

@@ -21,8 +21,6 @@ from connectn_env.arena.results import GameResult, ResultsFile
 from connectn_env.arena.spool import StoredResults
 from connectn_env.arena.stats import Tally
 
-__all__ = ["Ledger"]
-
 
 class Ledger:
     """The finished games of one tournament run.

@@ -21,8 +21,6 @@ import time
 from collections.abc import Iterator
 from multiprocessing.connection import wait
 
-__all__ = ["die_with_parent", "exit_on_termination"]
-
 PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
 _POLL_SECONDS = 0.5
 _EXIT_ORPHANED = 1

@@ -19,8 +19,6 @@ from connectn_env.arena.results import ArenaError
 from connectn_env.safe_files import file_kind
 from connectn_env.same_file import check_outputs
 
-__all__ = ["check_output_directory", "check_output_file", "check_separate_files"]
-
 
 def check_output_file(
     path: str | Path, option: str, what: str = "a file", *, replaced: bool = False

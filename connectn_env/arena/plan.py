@@ -8,19 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from connectn_env.records.gameconfig import GameConfig
+from connectn_env.games.config import GameConfig
 from connectn_env.specs import AgentSpec
-
-__all__ = [
-    "GameTask",
-    "agent_labels",
-    "check_pairs",
-    "pairing_task",
-    "plan_games",
-    "plan_size",
-    "planned_opening",
-    "planned_players",
-]
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from connectn_env.games.config import GameConfig
 from connectn_env.records.checks import short_repr
-from connectn_env.records.gameconfig import GameConfig
 from connectn_env.safe_files import open_regular_file
 from connectn_env.specs import MAX_SPEC_LENGTH, AgentSpec, parse_agent_spec
-
-__all__ = ["PlayedBy", "played_by", "played_fields", "read_played"]
 
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _CHUNK = 2**20

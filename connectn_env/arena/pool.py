@@ -22,8 +22,6 @@ from connectn_env.arena.plan import GameTask
 from connectn_env.arena.results import ArenaError, GameResult
 from connectn_env.arena.worker import worker_main
 
-__all__ = ["play_games"]
-
 _POLL_SECONDS = 0.5  # longest wait between progress checks
 
 

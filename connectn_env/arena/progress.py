@@ -8,8 +8,6 @@ from typing import TextIO
 
 from connectn_env.safetext import printable
 
-__all__ = ["Progress"]
-
 _BAR_WIDTH = 24
 _REFRESH_SECONDS = 0.2
 

@@ -16,8 +16,6 @@ from typing import Any
 from connectn_env.arena.plan import GameTask
 from connectn_env.arena.results import ArenaError, GameResult
 
-__all__ = ["connect_ray", "play_games_ray"]
-
 _WARMED: set[Any] = set()
 
 

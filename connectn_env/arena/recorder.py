@@ -21,13 +21,11 @@ from pathlib import Path
 
 from connectn_env.arena.results import ArenaError, GameResult
 from connectn_env.atomic_write import leftover_temporaries
+from connectn_env.games.config import GameConfig
 from connectn_env.records.filenames import stem_part
 from connectn_env.records.files import load_record, write_record
-from connectn_env.records.gameconfig import GameConfig
 from connectn_env.records.record import GameRecord
 from connectn_env.records.sgf import SGF_GAMES
-
-__all__ = ["GameRecorder", "record_stem"]
 
 _LABEL_IN_FILE_NAME = 60  # characters of an agent label in a record's file name
 

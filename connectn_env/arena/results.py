@@ -32,20 +32,18 @@ from typing import Any, BinaryIO
 
 from connectn_env.arena.plan import GameTask, planned_opening, planned_players
 from connectn_env.arena.played import PlayedBy, played_fields, read_played
+from connectn_env.errors import ConnectnError
 from connectn_env.file_lock import LockError, lock_beside
+from connectn_env.games.config import GameConfig
 from connectn_env.records.checks import REASONS, check_date, short_repr
-from connectn_env.records.gameconfig import GameConfig
 from connectn_env.records.record import RESULTS, GameRecord
-from connectn_env.records.textfile import decode_utf8, require_regular_file
-from connectn_env.safe_files import open_regular_file
-
-__all__ = ["MAX_LINE_BYTES", "ArenaError", "GameResult", "ResultsFile", "cut_partial_line"]
+from connectn_env.safe_files import decode_utf8, open_regular_file, require_regular_file
 
 MAX_LINE_BYTES = 2**20  # a game's line is a few kB (the longest games, a 1 kB error message)
 _GAME_LINE_START = b'{"type": "game", '
 
 
-class ArenaError(ValueError):
+class ArenaError(ValueError, ConnectnError):
     """A tournament cannot run as asked (bad results file, too few agents...)."""
 
 

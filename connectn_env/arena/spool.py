@@ -15,8 +15,6 @@ from typing import Any, overload
 
 from connectn_env.arena.results import GameResult
 
-__all__ = ["StoredResults"]
-
 
 class StoredResults(Sequence[GameResult]):
     """A sequence of finished games kept in a temporary file (deleted when this object is).

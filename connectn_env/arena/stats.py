@@ -2,7 +2,7 @@
 
 The statistics themselves (a pairing's score with its Wilson interval, the Elo fit and its
 intervals) are in :mod:`connectn_env.elo`, below the agents, which AlphaZero's evaluation
-reads too; they are re-exported here.
+reads too.
 """
 
 from __future__ import annotations
@@ -12,36 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from connectn_env.arena.results import GameResult
-from connectn_env.elo import (
-    CI_METHOD,
-    ELO_CI_METHOD,
-    ELO_METHOD,
-    PAIR_POINTS,
-    PairingStats,
-    anchor_of,
-    elo_intervals,
-    elo_ratings,
-    elo_ratings_fixed,
-    expected_score,
-    wilson,
-)
-
-__all__ = [
-    "CI_METHOD",
-    "ELO_CI_METHOD",
-    "ELO_METHOD",
-    "PairingStats",
-    "Standing",
-    "Tally",
-    "anchor_of",
-    "elo_intervals",
-    "elo_ratings",
-    "elo_ratings_fixed",
-    "expected_score",
-    "pairing_stats",
-    "standings",
-    "wilson",
-]
+from connectn_env.elo import PAIR_POINTS, PairingStats
 
 
 @dataclass(frozen=True)

@@ -25,22 +25,21 @@ from connectn_env.arena.ray_pool import connect_ray, play_games_ray
 from connectn_env.arena.recorder import GameRecorder
 from connectn_env.arena.results import ArenaError, GameResult, ResultsFile
 from connectn_env.arena.spool import StoredResults
-from connectn_env.arena.stats import (
+from connectn_env.arena.stats import Standing, Tally
+from connectn_env.arena.worker import describe_error
+from connectn_env.atomic_write import write_text_atomically
+from connectn_env.elo import (
     CI_METHOD,
     ELO_CI_METHOD,
     ELO_METHOD,
     PairingStats,
-    Standing,
-    Tally,
     anchor_of,
     elo_intervals,
     elo_ratings,
 )
-from connectn_env.arena.worker import describe_error
-from connectn_env.atomic_write import write_text_atomically
 from connectn_env.games.compile_notice import compile_notices
+from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import require_int, require_number
-from connectn_env.records.gameconfig import GameConfig
 from connectn_env.safetext import printable
 from connectn_env.same_file import check_outputs, spec_inputs
 from connectn_env.specs import AgentSpec, parse_agent_spec

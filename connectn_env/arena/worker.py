@@ -22,8 +22,6 @@ from connectn_env.games import GameState
 from connectn_env.games.validation import require_action
 from connectn_env.specs import AgentSpec
 
-__all__ = ["BUILD_TIMEOUT", "MAX_MESSAGE_LENGTH", "describe_error", "play_game", "worker_main"]
-
 BUILD_TIMEOUT = 60.0  # seconds an agent may take to be built
 KILL_GRACE = 0.5  # seconds past the move timeout before the parent kills the worker
 MAX_MESSAGE_LENGTH = 1000  # characters of an agent's error message kept in the results

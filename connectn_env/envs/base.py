@@ -13,7 +13,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
-from connectn_env.envs.order import CallOrderError, OrderEnforcedEnv, game_over_error
+from connectn_env.envs.order import OrderEnforcedEnv, game_over_error
 from connectn_env.envs.reset_args import require_reset_options, require_reset_seed
 from connectn_env.games import BoardGame, GameState, IllegalActionError
 from connectn_env.games.validation import require_action, require_choice
@@ -235,14 +235,3 @@ def wrap_classic(raw: BoardGameEnv) -> AECEnv:
     ``raw`` should be built with ``illegal_action="lose"`` for the classic convention.
     """
     return OrderEnforcedEnv(raw)
-
-
-__all__ = [
-    "AGENTS",
-    "ILLEGAL_ACTION_MODES",
-    "RENDER_MODES",
-    "BoardGameEnv",
-    "CallOrderError",
-    "IllegalActionError",
-    "wrap_classic",
-]

@@ -145,6 +145,3 @@ def install_env_modules(package: ModuleType) -> dict[str, ModuleType]:
         setattr(package, short, module)
         modules[short] = module
     return modules
-
-
-__all__ = ["env_module_name", "install_env_modules", "make_env_module", "module_doc"]

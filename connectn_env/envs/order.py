@@ -22,14 +22,14 @@ from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterator,
 )
 
-__all__ = ["CallOrderError", "OrderEnforcedEnv", "ResetFirstError", "game_over_error"]
+from connectn_env.errors import ConnectnError
 
 _NEEDS_RESET = frozenset(
     {"rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents", "agents"}
 )
 
 
-class CallOrderError(ValueError):
+class CallOrderError(ValueError, ConnectnError):
     """An env method called out of order (``step`` before ``reset``...)."""
 
 

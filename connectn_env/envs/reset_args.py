@@ -17,8 +17,6 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["SEED_LIMIT", "require_reset_options", "require_reset_seed"]
-
 SEED_LIMIT = 2**128  # seeds are below this: the 128 bits of numpy's SeedSequence pool
 _SHOWN_BITS = 256  # larger ints are described, not written out (Python refuses to print huge ones)
 

@@ -43,15 +43,6 @@ from typing import Any
 
 from numba.core import event
 
-__all__ = [
-    "COMPILE_LOGGER",
-    "NOTICES_ENV",
-    "announce_compile",
-    "compile_notices",
-    "compiling",
-    "worker_notices_on_stderr",
-]
-
 COMPILE_LOGGER = "connectn_env.compile"
 NOTICES_ENV = "CONNECTN_COMPILE_NOTICES"
 _logger = logging.getLogger(COMPILE_LOGGER)

@@ -14,8 +14,6 @@ from typing import Any
 
 from connectn_env.games import REGISTRY, BoardGame
 
-__all__ = ["GAME_NAMES", "GameConfig"]
-
 GAME_NAMES = tuple(REGISTRY)
 
 

@@ -29,7 +29,7 @@ themselves. Each field is a function decorated with :func:`compiled_kernel`:
     ``moves[count + i]`` (int64) and its mover to ``players[count + i]``; returns ``count``
     plus the number of moves. Afterwards only ``outcome(params, state)`` is meaningful: a
     game may play out on a faster private representation. ``rng`` is an xorshift state
-    (uint64 array of one); use :func:`random_below`.
+    (uint64 array of one); use :func:`~connectn_env.games.lib.rng.random_below`.
 ``observe(params, state, player, out)``
     Write the int8 planes ``[player's stones, opponent's stones]`` of shape
     ``(rows, cols, 2)``, flattened, into ``out``.
@@ -56,19 +56,6 @@ from numba.core.typing.typeof import _typeof_tuple
 from numba.extending import typeof_impl
 
 from connectn_env.games.lib.jit import njit
-from connectn_env.games.lib.rng import random_below, xorshift_next
-
-__all__ = [
-    "NO_ACTION",
-    "TERMINAL_PLAYER",
-    "GameKernels",
-    "Outcome",
-    "Status",
-    "bind",
-    "compiled_kernel",
-    "random_below",
-    "xorshift_next",
-]
 
 # Value of ``current_player()`` once the game is over (same as pyspiel.PlayerId.TERMINAL).
 TERMINAL_PLAYER = -4

@@ -380,6 +380,3 @@ def _symmetry(name: str, cells: np.ndarray, num_actions: int) -> Symmetry:
     actions = np.arange(num_actions)
     actions[: len(cells)] = cells
     return Symmetry(name, cells.astype(np.int64), actions.astype(np.int64))
-
-
-__all__ = ["MAX_SIDE", "BoardGame", "ExactSolver", "Symmetry", "dihedral_symmetries"]

@@ -37,15 +37,6 @@ from connectn_env.games.lib.header import H_PLAYER, HEADER
 from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import EMPTY
 
-__all__ = [
-    "PLAYER_KEY",
-    "Heuristics",
-    "cell_key",
-    "heuristics_of",
-    "mix64",
-    "popcount",
-]
-
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX_2 = np.uint64(0x94D049BB133111EB)

@@ -66,6 +66,3 @@ class Parameter:
         if isinstance(self.default, bool):
             return str(self.default).lower()
         return str(self.default)
-
-
-__all__ = ["Parameter"]

@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from connectn_env.errors import ConnectnError
 from connectn_env.games.game import BoardGame
 from connectn_env.games.parameters import Parameter
 
 NAMESPACE = "connectn_env"
 
 
-class UnknownGameError(ValueError, KeyError):
+class UnknownGameError(ValueError, KeyError, ConnectnError):
     """A game name the registry does not know (the message lists the known names)."""
 
     __str__ = ValueError.__str__
@@ -179,13 +180,3 @@ def build_registry(plugins: list[ModuleType]) -> GameRegistry:
             GameEntry(game_class.name, game_class, {}, game_class.gym_name, game_class.summary)
         )
     return GameRegistry(entries)
-
-
-__all__ = [
-    "NAMESPACE",
-    "GameEntry",
-    "GameRegistry",
-    "Preset",
-    "UnknownGameError",
-    "build_registry",
-]

@@ -74,6 +74,3 @@ class Representation:
     def board(self, data: np.ndarray) -> np.ndarray:
         """A new int8 ``(rows, cols)`` board."""
         return np.array(self.decode_board(self.params, data), dtype=np.int8)
-
-
-__all__ = ["Representation"]

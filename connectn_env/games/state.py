@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from connectn_env.errors import ConnectnError
 from connectn_env.games.contract import TERMINAL_PLAYER, Outcome, Status
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ _RETURNS = {
 }
 
 
-class IllegalActionError(ValueError):
+class IllegalActionError(ValueError, ConnectnError):
     """An action that is not legal in the current position (the position is unchanged)."""
 
 
@@ -187,6 +188,3 @@ class GameState:
 
     def __setstate__(self, state: tuple[Any, np.ndarray]) -> None:
         self.game, self.data = state
-
-
-__all__ = ["GameState", "IllegalActionError"]

@@ -50,9 +50,8 @@ from typing import Any
 
 import numpy as np
 
-from connectn_env.games.contract import Outcome, compiled_kernel, random_below, typed_once_per_tuple
-
-__all__ = ["DECISIVE", "GENERIC_TACTICS", "LOCAL", "UNDECIDED", "Tactics"]
+from connectn_env.games.contract import Outcome, compiled_kernel, typed_once_per_tuple
+from connectn_env.games.lib.rng import random_below
 
 DECISIVE = 1
 LOCAL = 2

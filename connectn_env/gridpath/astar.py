@@ -44,6 +44,3 @@ def astar(grid: GridMap, start: Cell | None = None, goal: Cell | None = None) ->
                 parent[target] = cell
                 heapq.heappush(frontier, (cost + 1 + manhattan(target, goal), cost + 1, target))
     return None
-
-
-__all__ = ["astar", "manhattan"]

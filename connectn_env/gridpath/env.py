@@ -324,6 +324,3 @@ class GridPathEnv(gymnasium.Env):
 
     def _info(self) -> dict[str, Any]:
         return {"position": self.position, "steps": self.steps}
-
-
-__all__ = ["RENDER_MODES", "GridPathEnv"]

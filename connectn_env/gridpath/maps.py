@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from connectn_env.errors import ConnectnError
 from connectn_env.games.validation import require_int, require_number
 from connectn_env.safe_files import describe_file_error, read_regular_text
 
@@ -27,7 +28,7 @@ MAX_MAP_BYTES = 2**20  # a map of MAX_SIDE x MAX_SIDE cells is 66 kB
 _FREE, _WALL, _START, _GOAL = ".", "#", "S", "G"
 
 
-class MapError(ValueError):
+class MapError(ValueError, ConnectnError):
     """A text map that cannot be read, or a map without a path from start to goal."""
 
 
@@ -238,17 +239,3 @@ def actions_along(cells: list[Cell]) -> list[int]:
             raise ValueError(f"cells {(r0, c0)} and {(r1, c1)} are not neighbours")
         actions.append(MOVES.index(step))
     return actions
-
-
-__all__ = [
-    "ACTION_NAMES",
-    "MOVES",
-    "Cell",
-    "GridMap",
-    "MapError",
-    "actions_along",
-    "load_map",
-    "parse_map",
-    "random_map",
-    "shortest_distances",
-]

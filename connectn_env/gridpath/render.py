@@ -134,6 +134,3 @@ class ArrayWindow:
 
     def __getstate__(self) -> dict[str, Any]:
         return {"caption": self.caption, "fps": self.fps, "window": None, "_clock": None}
-
-
-__all__ = ["CELL_PIXELS", "ArrayWindow", "draw_rgb", "draw_text"]

@@ -59,6 +59,3 @@ def make_vector_env(
 
     board_game = build_game(game, kwargs)
     return BoardGameVectorEnv(board_game, num_envs=num_envs, **kwargs)
-
-
-__all__ = ["build_game", "make_env", "make_vector_env"]

@@ -293,19 +293,3 @@ def make_opponent(
         "agent with act(env) or a callable fn(observation, action_mask) -> action, got "
         f"{opponent!r} of type {type(opponent).__name__}"
     )
-
-
-__all__ = [
-    "KWARGS_OPPONENTS",
-    "OPPONENT_NAMES",
-    "AgentOpponent",
-    "CallableOpponent",
-    "MCTSOpponent",
-    "Opponent",
-    "RandomOpponent",
-    "SpecOpponent",
-    "apply_reply",
-    "make_opponent",
-    "play_replies",
-    "play_reply",
-]

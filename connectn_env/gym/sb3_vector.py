@@ -126,6 +126,3 @@ class SB3VectorEnv(VecEnv):
 
     def __repr__(self) -> str:
         return f"SB3VectorEnv({self.env!r})"
-
-
-__all__ = ["SB3VectorEnv"]

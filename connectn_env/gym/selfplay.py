@@ -229,14 +229,3 @@ def make_self_play(kwargs: dict[str, Any] | None) -> SelfPlayOpponent:
             f"valid with opponent='self': {', '.join(SELF_PLAY_KWARGS)}"
         )
     return SelfPlayOpponent(**kwargs)
-
-
-__all__ = [
-    "MAX_POOL_SIZE",
-    "SELF_PLAY_KWARGS",
-    "PolicySnapshot",
-    "SelfPlayOpponent",
-    "SelfPlaySeat",
-    "Snapshot",
-    "make_self_play",
-]

@@ -195,6 +195,3 @@ class SelfPlayCallback(BaseCallback):
 
     def __repr__(self) -> str:
         return f"SelfPlayCallback({self.opponent!r}, every_steps={self.every_steps})"
-
-
-__all__ = ["SB3PolicySnapshot", "SelfPlayCallback"]

@@ -246,12 +246,3 @@ class BoardGameGymEnv(gymnasium.Env):
             f"{type(self).__name__}({self.game!r}, opponent={self.opponent!r}, "
             f"learner_side={self.learner_side!r})"
         )
-
-
-__all__ = [
-    "ILLEGAL_ACTION_MODES",
-    "LEARNER_SIDES",
-    "BoardGameGymEnv",
-    "StepOrderError",
-    "check_learner_side",
-]

@@ -14,7 +14,8 @@ from gymnasium.vector.utils import batch_space
 
 from connectn_env.envs.reset_args import require_reset_options, require_reset_seed
 from connectn_env.games import BoardGame, GameState, IllegalActionError
-from connectn_env.games.contract import bind, xorshift_next
+from connectn_env.games.contract import bind
+from connectn_env.games.lib.rng import xorshift_next
 from connectn_env.games.validation import require_choice, require_int
 from connectn_env.gym import vector_kernels
 from connectn_env.gym.opponents import (
@@ -529,6 +530,3 @@ def _bytes_per_board(game: BoardGame) -> int:
 def _rng_state(seed: int) -> np.uint64:
     """A non-zero xorshift state derived from ``seed``."""
     return np.random.SeedSequence(seed).generate_state(1, np.uint64)[0] | np.uint64(1)
-
-
-__all__ = ["AUTORESET_MODES", "VECTOR_RENDER_MODES", "BoardGameVectorEnv"]

@@ -10,8 +10,9 @@ lazily (``cache=True``).
 
 from __future__ import annotations
 
-from connectn_env.games.contract import Outcome, Status, random_below
+from connectn_env.games.contract import Outcome, Status
 from connectn_env.games.lib.jit import njit
+from connectn_env.games.lib.rng import random_below
 
 _OK = int(Status.OK)
 _ONGOING = int(Outcome.ONGOING)

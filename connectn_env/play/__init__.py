@@ -14,10 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from connectn_env.play.notation import move_format, move_name, parse_move
-from connectn_env.play.session import Analysis, GameSession
-from connectn_env.play.thinking import Answer, Status, Thinker, think
-from connectn_env.play.ui import NoDisplayError, choose_ui, display_problem
+from connectn_env.errors import ConnectnError
+from connectn_env.play.session import GameSession
+from connectn_env.play.ui import choose_ui
 from connectn_env.safetext import printable
 
 if TYPE_CHECKING:
@@ -26,7 +25,7 @@ if TYPE_CHECKING:
 HUMAN = "human"
 
 
-class AgentBuildError(ValueError):
+class AgentBuildError(ValueError, ConnectnError):
     """The opponent's spec did not give an agent (its factory failed or returned no agent)."""
 
 
@@ -144,22 +143,3 @@ def _recorder(
         print(printable(message), file=sys.stderr, flush=True)
 
     return save
-
-
-__all__ = [
-    "AgentBuildError",
-    "Analysis",
-    "Answer",
-    "GameSession",
-    "NoDisplayError",
-    "Status",
-    "Thinker",
-    "choose_ui",
-    "display_problem",
-    "move_format",
-    "move_name",
-    "parse_move",
-    "run_play",
-    "run_replay",
-    "think",
-]

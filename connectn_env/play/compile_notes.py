@@ -73,6 +73,3 @@ class CompileNotes:
         if latest is None or latest[1] < since:
             return None
         return latest[0]
-
-
-__all__ = ["CompileNotes"]

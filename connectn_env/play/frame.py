@@ -341,6 +341,3 @@ def explain_no_window(problem: str) -> int:
     """Say on stderr that no window can be opened and what to do; returns exit status 1."""
     print(f"connectn: cannot open a window ({problem}); use --ui terminal", file=sys.stderr)
     return 1
-
-
-__all__ = ["BoardFrame", "explain_no_window", "run_frames"]

@@ -11,8 +11,6 @@ from connectn_env.ladder.levels import level_spec, levels, levels_key
 from connectn_env.play.session import GameSession
 from connectn_env.specs import parse_agent_spec
 
-__all__ = ["PlayLevels"]
-
 
 class PlayLevels:
     """The levels of a game and the one played.

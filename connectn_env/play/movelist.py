@@ -102,6 +102,3 @@ class MoveList:
             thumb.h = max(6, round(track.h * visible / len(rows)))
             thumb.y = track.y + round((track.h - thumb.h) * self.top / (len(rows) - visible))
             surface.fill(TEXT, thumb)
-
-
-__all__ = ["LIST_WIDTH", "MoveList", "move_rows"]

@@ -110,14 +110,3 @@ def illegal_move_reason(state: GameState, action: int) -> str:
     if why.startswith(f"{name} "):
         why = f"it {why[len(name) + 1 :]}"
     return f"{name} is illegal: {why}" if why else f"{name} is illegal here"
-
-
-__all__ = [
-    "SWAP",
-    "forced_special_action",
-    "illegal_move_reason",
-    "move_format",
-    "move_name",
-    "parse_move",
-    "swap_action",
-]

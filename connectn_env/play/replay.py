@@ -108,6 +108,3 @@ def replay_terminal(
                 f"{line.strip()[:40]!r} is not a replay command (moves are 0 to {last}). "
                 f"{TERMINAL_HELP}"
             )
-
-
-__all__ = ["check_record", "move_caption", "replay_terminal", "result_caption"]

@@ -104,6 +104,3 @@ def replay_window(record: Any, *, fps: float = 30.0) -> int:
         return explain_no_window(problem)
     viewer.run(fps=fps)
     return 0
-
-
-__all__ = ["ReplayWindow", "replay_window"]

@@ -270,6 +270,3 @@ class GameSession:
         self.env.reset()
         for action in moves:
             self.env.step(action)
-
-
-__all__ = ["HINT", "MOVE", "Analysis", "GameSession"]

@@ -369,6 +369,3 @@ def run_terminal(
     return TerminalGame(
         session, stdin=stdin, stdout=stdout, opponent=opponent, title=title, levels=levels
     ).run()
-
-
-__all__ = ["TerminalGame", "run_terminal"]

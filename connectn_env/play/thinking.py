@@ -219,6 +219,3 @@ class Thinker:
         if not self._stop.is_set():
             with self._lock:
                 self._answer = answer
-
-
-__all__ = ["Answer", "Status", "Thinker", "reports_progress", "think"]

@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 import sys
 
+from connectn_env.errors import ConnectnError
 from connectn_env.games.validation import require_choice
 
 UIS = ("window", "terminal", "auto")
 HEADLESS_DRIVERS = ("dummy", "offscreen")
 
 
-class NoDisplayError(ValueError):
+class NoDisplayError(ValueError, ConnectnError):
     """``--ui window`` where no window can be shown (and ``SDL_VIDEODRIVER`` is not set)."""
 
 
@@ -78,6 +79,3 @@ def choose_ui(requested: str) -> tuple[str, str | None]:
     if problem is None:
         return "window", None
     return "terminal", f"No display available ({problem}): playing in the terminal."
-
-
-__all__ = ["UIS", "NoDisplayError", "choose_ui", "display_problem"]

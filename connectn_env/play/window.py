@@ -622,6 +622,3 @@ def _search_label(game: Any, result: Any, style: Any) -> str:
         text += "; proven " + ", ".join(f"{style.move_label(game, a)} {s}" for a, s in moves[:2])
         text += " ..." if len(moves) > 2 else ""
     return text
-
-
-__all__ = ["HINT_COLOUR", "NO_ANALYSIS", "PlayWindow", "run_window"]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-__all__ = ["counted", "forced"]
-
 
 def counted(number: int, noun: str) -> str:
     """``"1 simulation"``, ``"1,234 simulations"``: ``number`` and ``noun``, plural unless

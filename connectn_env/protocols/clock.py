@@ -12,15 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = [
-    "MOVES_TO_PLAN",
-    "SAFETY_FRACTION",
-    "SAFETY_SECONDS",
-    "TimeSystem",
-    "clock_share",
-    "thinking_budget",
-]
-
 MOVES_TO_PLAN = 15  # a move may use 1 / MOVES_TO_PLAN of a main time or match clock
 SAFETY_FRACTION = 0.1  # of each budget, left for the reply to travel
 SAFETY_SECONDS = 0.05

@@ -48,6 +48,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from connectn_env.errors import ConnectnError
 from connectn_env.games import MAX_SIDE, cell_name, column_label, parse_cell_name
 from connectn_env.games.compile_notice import compile_notices
 from connectn_env.protocols.clock import TimeSystem, thinking_budget
@@ -56,8 +57,6 @@ from connectn_env.protocols.numbers import parse_integer
 from connectn_env.records import GameConfig
 from connectn_env.safetext import printable
 from connectn_env.warmup import warm_up_agent
-
-__all__ = ["GtpEngine", "GtpError", "run_gtp"]
 
 ENGINE_NAME = "connectn"
 SWAP_MOVE = "swap-pieces"
@@ -85,7 +84,7 @@ _KGS_TIME_SYSTEMS: dict[str, tuple[int, Callable[..., TimeSystem]]] = {
 }
 
 
-class GtpError(Exception):
+class GtpError(ConnectnError):
     """A command that fails: the message goes after ``?``; the engine is unchanged."""
 
 

@@ -9,8 +9,6 @@ from typing import Any
 from connectn_env.games import GameState
 from connectn_env.records import GameConfig
 
-__all__ = ["ProtocolMatch", "choose_action"]
-
 
 def choose_action(agent: Any, env: Any, budget: float | None = None) -> tuple[int, str]:
     """The agent's action for ``env.agent_selection``, and a line about its thinking.

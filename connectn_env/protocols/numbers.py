@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from connectn_env.safetext import printable
 
-__all__ = ["MAX_DIGITS", "parse_integer"]
-
 MAX_DIGITS = 18  # every value fits in a signed 64-bit integer
 _DIGITS = frozenset("0123456789")
 _SHOWN = 20  # characters of a refused text quoted in the message

@@ -26,15 +26,14 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
+from connectn_env.errors import ConnectnError
 from connectn_env.games import MAX_SIDE, IllegalActionError
 from connectn_env.games.compile_notice import compile_notices
-from connectn_env.protocols.clock import MOVES_TO_PLAN, clock_share, thinking_budget
+from connectn_env.protocols.clock import clock_share, thinking_budget
 from connectn_env.protocols.match import ProtocolMatch
 from connectn_env.protocols.numbers import parse_integer
 from connectn_env.records import GameConfig
 from connectn_env.warmup import warm_up_agent
-
-__all__ = ["MOVES_TO_PLAN", "PbrainEngine", "PbrainError", "run_pbrain", "turn_budget"]
 
 BRAIN_NAME = "connectn"
 UNLIMITED_MS = 2147483647  # time_left when the match has no time limit
@@ -46,7 +45,7 @@ RULES_DEFINED = RULE_EXACT_FIVE | RULE_CONTINUOUS | RULE_RENJU | RULE_CARO
 _MIN_SIDE = 5
 
 
-class PbrainError(Exception):
+class PbrainError(ConnectnError):
     """A known command the brain cannot carry out; answered with ``ERROR message``."""
 
 

@@ -5,8 +5,8 @@
 ``replay_states()`` gives every position for a viewer.
 """
 
+from connectn_env.games.config import GAME_NAMES, GameConfig
 from connectn_env.records.files import load_record, save_record, write_record
-from connectn_env.records.gameconfig import GAME_NAMES, GameConfig
 from connectn_env.records.record import RESULTS, GameRecord, record_from_json, record_to_json
 from connectn_env.records.sgf import record_from_sgf, record_to_sgf
 

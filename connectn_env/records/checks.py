@@ -15,18 +15,6 @@ from typing import Any
 
 import numpy as np
 
-__all__ = [
-    "MAX_DATE_LENGTH",
-    "MAX_NESTING",
-    "REASONS",
-    "check_date",
-    "check_json_nesting",
-    "check_json_value",
-    "check_moves",
-    "check_reason",
-    "short_repr",
-]
-
 MAX_NESTING = 32  # levels of JSON arrays/objects in a record file (and in meta)
 MAX_DATE_LENGTH = 64
 REASONS = ("", "resign", "forfeit", "timeout")

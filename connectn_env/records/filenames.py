@@ -6,8 +6,6 @@ import hashlib
 import re
 from typing import Any
 
-__all__ = ["MAX_STEM_LENGTH", "check_stem", "stem_part"]
-
 MAX_STEM_LENGTH = 200  # leaves room for "-<number>" and ".json" in a 255-byte file name
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.=+-]+")
 _HASH_LENGTH = 10

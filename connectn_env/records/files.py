@@ -16,8 +16,6 @@ from connectn_env.records.record import GameRecord, json_text, record_from_json,
 from connectn_env.records.sgf import SGF_GAMES, record_from_sgf, record_to_sgf
 from connectn_env.records.textfile import read_record_file
 
-__all__ = ["load_record", "save_record", "write_record"]
-
 
 def write_record(record: GameRecord, path: str | Path, *, durable: bool = True) -> Path:
     """Write one file atomically (a temporary file, then a rename: a kill or a full disk

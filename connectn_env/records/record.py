@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from connectn_env.games import GameState, IllegalActionError
+from connectn_env.games.config import GameConfig
 from connectn_env.records.checks import (
     MAX_NESTING,
     check_date,
@@ -16,15 +17,6 @@ from connectn_env.records.checks import (
     check_reason,
     short_repr,
 )
-from connectn_env.records.gameconfig import GameConfig
-
-__all__ = [
-    "RESULTS",
-    "GameRecord",
-    "json_text",
-    "record_from_json",
-    "record_to_json",
-]
 
 FORMAT = "connectn-record"
 VERSION = 1

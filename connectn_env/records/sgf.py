@@ -29,11 +29,9 @@ import string
 from dataclasses import dataclass
 
 from connectn_env.games import GameState, IllegalActionError, cell_name, parse_cell_name
-from connectn_env.records.gameconfig import GameConfig
+from connectn_env.games.config import GameConfig
 from connectn_env.records.record import GameRecord
 from connectn_env.records.textfile import MAX_RECORD_BYTES
-
-__all__ = ["record_from_sgf", "record_to_sgf"]
 
 GM_GOMOKU = 4
 GM_HEX = 11

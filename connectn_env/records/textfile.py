@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from connectn_env.safe_files import decode_utf8, read_regular_text, require_regular_file
-
-__all__ = ["MAX_RECORD_BYTES", "decode_utf8", "read_record_file", "require_regular_file"]
+from connectn_env.safe_files import read_regular_text
 
 MAX_RECORD_BYTES = 10 * 2**20  # 10 MiB: a 32 x 32 Gomoku game is about 10 kB
 

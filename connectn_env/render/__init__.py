@@ -14,10 +14,12 @@ from connectn_env.render.ansi import render_ansi
 from connectn_env.render.geometry import BoardGeometry
 from connectn_env.render.style import BoardStyle, available_styles, board_style, load_style
 from connectn_env.render.styles.go import star_points
+from connectn_env.render.theme import Palette
 
 __all__ = [
     "BoardGeometry",
     "BoardStyle",
+    "Palette",
     "PygameRenderer",
     "available_styles",
     "board_style",

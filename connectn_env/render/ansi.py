@@ -82,6 +82,3 @@ def status_text(state: GameState, names: tuple[str, str] = ("X", "O")) -> str:
         return f"draw {after}"
     player = state.current_player()
     return f"player_{player} ({names[player]}) to move"
-
-
-__all__ = ["LEGAL_CHAR", "STONE_CHARS", "render_ansi", "status_text"]

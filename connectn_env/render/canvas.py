@@ -121,6 +121,3 @@ def disc_sprite(colour: Colour, radius: float) -> pygame.Surface:
 def ring_sprite(colour: Colour, radius: float, width: float) -> pygame.Surface:
     """A ring of outer ``radius`` and ``width`` pixels."""
     return sprite(radius, lambda canvas, centre: canvas.circle(colour, centre, radius, width))
-
-
-__all__ = ["SUPERSAMPLE", "Canvas", "disc_sprite", "ring_sprite", "sprite"]

@@ -166,6 +166,3 @@ def _point(pos: Sequence[float]) -> tuple[float, float]:
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             raise TypeError(f"pos must be an (x, y) pair of numbers, got {pos!r}")
     return float(x), float(y)
-
-
-__all__ = ["BoardGeometry", "text_extent"]

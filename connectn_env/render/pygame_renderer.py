@@ -271,6 +271,3 @@ def _translucent(picture: pygame.Surface, alpha: int) -> pygame.Surface:
     copy = picture.copy()
     copy.set_alpha(alpha)
     return copy
-
-
-__all__ = ["HEADLESS_DRIVERS", "PygameRenderer", "Sprites"]

@@ -245,6 +245,3 @@ def board_style(game: BoardGame) -> str:
         raise TypeError(f"game must be a BoardGame, got {type(game).__name__}")
     load_style(game.render_style)
     return game.render_style
-
-
-__all__ = ["BoardStyle", "available_styles", "board_style", "load_style"]

@@ -40,6 +40,3 @@ def mix(a: Sequence[int], b: Sequence[int], t: float) -> RGB:
     """The colour ``t`` of the way from ``a`` to ``b`` (``t`` clipped to 0..1)."""
     t = min(1.0, max(0.0, t))
     return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
-
-
-__all__ = ["BACKGROUND", "RGB", "STATUS_BAR", "TEXT", "Palette", "mix"]

@@ -1,22 +1,20 @@
 """Sphinx extension of the connectn-env site: the glue between Sphinx and :mod:`sitegen` /
-:mod:`apimap`.
+:mod:`publicapi`.
 
 - ``builder-inited``: writes the environment pages (one per PettingZoo module of the game
-  registry) and the benchmark figures (``benchmarks/README.md``) as a page, before
-  autosummary generates the API pages; so a newly registered game or a new module gets its
-  page with no edit of the docs.
+  registry), the API pages (one per public module, from its ``__all__``) and the benchmark
+  figures (``benchmarks/README.md``) as a page; so a newly registered game or a newly
+  exported name gets its page with no edit of the docs.
 - ``source-read``: the Markdown pages' links to ``benchmarks/README.md``, which lies outside
   the site, point at its generated page (the pages read as files in the repository too).
-- ``config-inited``: gives the API template (``_templates/autosummary/module.rst``)
-  ``connectn_api``: per module, the names documented at another home (listed as links) and
-  its data (documented explicitly: autodoc skips module data without a ``#:`` comment).
-- ``missing-reference``: a Python reference the domain could not resolve goes to the home of
-  the object it names (``connectn_env.games.BoardGame``, or ``BoardGame`` written inside
-  ``connectn_env.games``). A name outside the packages (numpy, Gymnasium, ``collections.abc``)
-  is shown as plain text (no inventories are fetched: the build needs no network), as is an
-  existing but undocumented name of the packages (a private helper). A name that does not
-  exist stays a warning, which ``-W`` turns into an error: a stale or misspelt reference
-  fails the build.
+- References: a Python reference is looked up as Python would, in the namespaces of the
+  page's module and class and of the module that defines the documented object (a
+  docstring of ``connectn_env.games.game`` documented as ``connectn_env.BoardGame`` names
+  what that module imports), and pointed at the documented name of what it finds. A name
+  outside the packages (numpy, Gymnasium, ``collections.abc``) is shown as plain text (no
+  inventories are fetched: the build needs no network), as is an existing but internal name
+  of the packages (a private helper, an internal module). A name that does not exist stays a
+  warning, which ``-W`` turns into an error: a stale or misspelt reference fails the build.
 - ``autodoc-process-signature``: a dataclass field's ``default_factory`` shows as ``...``
   (Sphinx cannot parse ``<factory>``; it would split ``dict[str, Any]`` and link ``dict[str``).
 - ``autodoc-process-docstring``: property and attribute docstrings are prose in this codebase
@@ -38,10 +36,10 @@ import typing
 from pathlib import Path
 from typing import Any
 
-import apimap
+import publicapi
 import sitegen
 from docutils import nodes
-from sphinx.addnodes import pending_xref
+from sphinx.addnodes import desc, desc_signature, pending_xref
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.transforms.post_transforms import SphinxPostTransform
@@ -54,44 +52,36 @@ ROLE_OR_LITERAL = re.compile(r"(:[\w:+-]+:`[^`]*`|``[^`]*``|`[^`]*`)")
 FIELD_ALIAS = re.compile(r"^Alias for field number \d+$")
 FUNCTION_REPR = re.compile(r"<(?:built-in )?function (?P<name>[\w.]+)(?: at 0x[0-9a-f]+)?>")
 OBJECT_REPR = re.compile(r"<[A-Za-z][^<>]*>")
-_API_MAPS: dict[int, apimap.ApiMap] = {}
+_APIS: dict[int, publicapi.PublicApi] = {}
 
 
-def api_map(app: Sphinx) -> apimap.ApiMap:
-    """The :class:`apimap.ApiMap` of this build (made once per process)."""
-    if id(app) not in _API_MAPS:
-
-        def import_failed(module_name: str, error: BaseException) -> None:
-            LOGGER.warning(
-                "cannot import %s (%s: %s): the docs import every module; install the "
-                "extras first (the test environment of the README, then .[docs])",
-                module_name,
-                type(error).__name__,
-                error,
-                type="connectn",
-            )
-
-        _API_MAPS[id(app)] = apimap.ApiMap(on_import_error=import_failed)
-    return _API_MAPS[id(app)]
+def public_api(app: Sphinx) -> publicapi.PublicApi:
+    """The :class:`publicapi.PublicApi` of this build (made once per process)."""
+    if id(app) not in _APIS:
+        _APIS[id(app)] = publicapi.PublicApi()
+    return _APIS[id(app)]
 
 
 BENCHMARKS = "benchmarks"  # the folder of the generated page of benchmarks/README.md
 
 
 def generate_pages(app: Sphinx) -> None:
-    """Write the environment pages and the benchmark figures' page into the source folder."""
+    """Write the environment pages, the API pages and the benchmark figures' page into the
+    source folder."""
     import connectn_env
 
     source = Path(app.srcdir)
+    api = public_api(app)
     envs = sitegen.env_pages(
-        connectn_env.ENV_MODULES, connectn_env.REGISTRY, qualify=api_map(app).qualify_roles
+        connectn_env.ENV_MODULES, connectn_env.REGISTRY, qualify=api.qualify_roles
     )
     figures = {
         "index.md": sitegen.copied_page(
             source.parent / "benchmarks" / "README.md", source / BENCHMARKS, source.parent
         )
     }
-    for folder, pages in (("environments", envs), (BENCHMARKS, figures)):
+    modules = {f"{name}.rst": api.page(name) for name in api.modules}
+    for folder, pages in (("environments", envs), ("api", modules), (BENCHMARKS, figures)):
         written = sitegen.write_pages(source / folder, pages)
         LOGGER.info(
             "connectn: %s/: %d pages generated, %d changed", folder, len(pages), len(written)
@@ -107,43 +97,42 @@ def link_copied_pages(app: Sphinx, docname: str, source: list[str]) -> None:
         source[0] = sitegen.rewrite_links(source[0], path.parent, path.parent, copies)
 
 
-def add_template_context(app: Sphinx, config: Any) -> None:
-    """``connectn_api`` for the module template: module name -> ``{"moved": [(name, home)],
-    "data": [(name, show_value)], "env_modules": [name]}``."""
-    modules = api_map(app)
-    config.autosummary_context = {
-        **config.autosummary_context,
-        "connectn_api": {
-            name: {
-                "moved": modules.reexports(name),
-                "data": modules.data(name),
-                "env_modules": modules.listed_modules(name),
-            }
-            for name in modules.modules
-        },
-    }
+def scopes(node: pending_xref) -> list[str]:
+    """Where a reference's name is looked up, as Python would: the page's class and module,
+    then the class and module that define each documented object it sits in (innermost
+    first: a method's docstring sees its own module's imports)."""
+    module_name, class_name = node.get("py:module"), node.get("py:class")
+    found = [f"{module_name}.{class_name}" if module_name and class_name else None, module_name]
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, desc) and parent.get("domain") == "py":
+            signature = next(iter(parent.findall(desc_signature)), None)
+            if signature is not None and signature.get("module"):
+                value = sys.modules.get(signature["module"])
+                for part in signature.get("fullname", "").split("."):
+                    value = getattr(value, part, None)
+                    if inspect.isclass(value):
+                        found.append(f"{value.__module__}.{value.__qualname__}")
+                found.append(getattr(value, "__module__", None))
+        parent = parent.parent
+    return list(dict.fromkeys(filter(None, found)))
 
 
 def resolve_reference(
     app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: nodes.Element
 ) -> nodes.Element | None:
-    """A Python reference the domain could not resolve: the object's home, plain text for an
-    external or undocumented object, None (a warning) if the name does not exist."""
+    """A Python reference the domain could not resolve: the object's documented name, plain
+    text for another library's or an internal object, None (a warning) if the name does not
+    exist."""
     if node.get("refdomain") != "py":
         return None
     target = node["reftarget"].lstrip(".~").removesuffix("()")
     if not IDENTIFIER_PATH.match(target):
         return None
-    module_name, class_name = node.get("py:module"), node.get("py:class")
-    candidates = [
-        f"{module_name}.{class_name}.{target}" if module_name and class_name else None,
-        f"{module_name}.{target}" if module_name else None,
-        target,
-    ]
-    modules = api_map(app)
+    api = public_api(app)
     domain = env.domains["py"]
-    for candidate in filter(None, candidates):
-        located = modules.locate(candidate)
+    candidates = [*(f"{scope}.{target}" for scope in scopes(node)), target]
+    for located in [*map(api.locate, candidates), api.locate_anywhere(target)]:
         if located is None:
             continue
         if located.home:
@@ -153,41 +142,34 @@ def resolve_reference(
             if resolved is not None:
                 return resolved
         return contnode
-    first, _, rest = target.partition(".")
-    homes = modules.by_short_name.get(first, set())
-    if len(homes) == 1:  # a name imported for type checking only, or not imported at all
-        home = ".".join(filter(None, [next(iter(homes)), rest]))
-        return domain.resolve_xref(
-            env, node["refdoc"], app.builder, node["reftype"], home, node, contnode
-        )
     return None
 
 
 class NamespaceReferences(SphinxPostTransform):
     """Before Sphinx resolves references: a Python reference that names no documented object
-    as written is looked up as Python would, in its module's (and class's) namespace, and
-    pointed at the home of what is there. So ``Status`` in a signature of a module that
-    imports ``contract.Status`` links there, though ``play.thinking.Status`` exists too (Sphinx
+    as written is looked up as Python would (:func:`scopes`) and pointed at the documented
+    name of what is there. So ``Status`` in a signature of a module that imports
+    ``contract.Status`` links there, though ``play.thinking.Status`` exists too (Sphinx
     alone would find both and warn)."""
 
     default_priority = 5  # Sphinx's ReferencesResolver runs at 10
 
     def run(self, **kwargs: Any) -> None:
-        modules = api_map(self.app)
+        api = public_api(self.app)
         objects = self.env.domains["py"].objects
         for node in self.document.findall(pending_xref):
             if node.get("refdomain") != "py" or node.get("reftype") == "mod":
                 continue
             target = node["reftarget"].lstrip(".~").removesuffix("()")
-            module_name, class_name = node.get("py:module"), node.get("py:class")
-            scopes = [f"{module_name}.{class_name}" if module_name and class_name else None]
-            scopes.append(module_name)
             if not IDENTIFIER_PATH.match(target) or target in objects:
                 continue
-            if any(scope and f"{scope}.{target}" in objects for scope in scopes):
-                continue
-            for scope in filter(None, scopes):
-                located = modules.locate(f"{scope}.{target}")
+            module_name, class_name = node.get("py:module"), node.get("py:class")
+            if f"{module_name}.{class_name}.{target}" in objects or (
+                f"{module_name}.{target}" in objects
+            ):
+                continue  # Sphinx finds it in the page's own scopes
+            for scope in scopes(node):
+                located = api.locate(f"{scope}.{target}")
                 if located is not None and located.home in objects:
                     node["reftarget"] = located.home
                     node.attributes.pop("refspecific", None)
@@ -212,15 +194,6 @@ def parsable_signature(
     return OBJECT_REPR.sub("...", signature), return_annotation
 
 
-def qualify_module_roles(
-    app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]
-) -> None:
-    """A module's docstring is also read in its package's table of modules (its summary):
-    point its references at their homes so they resolve from there too."""
-    if what == "module":
-        lines[:] = api_map(app).qualify_roles("\n".join(lines), [name]).split("\n")
-
-
 def drop_foreign_docstrings(
     app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]
 ) -> None:
@@ -238,7 +211,7 @@ def drop_foreign_docstrings(
     for base in getattr(cls, "__mro__", ())[1:]:
         own = vars(base).get(attribute)
         if own is not None and getattr(getattr(own, "fget", own), "__doc__", None):
-            if not apimap.is_ours(base.__module__):
+            if not publicapi.is_ours(base.__module__):
                 lines.clear()
             return
 
@@ -275,12 +248,10 @@ def restore_colons(
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the handlers (Napoleon's docstring handler runs at the default priority,
     500, between :func:`hide_colons` and :func:`restore_colons`)."""
-    app.connect("config-inited", add_template_context)
     app.connect("builder-inited", generate_pages, priority=400)
     app.connect("source-read", link_copied_pages)
     app.connect("autodoc-process-signature", parsable_signature)
     app.connect("autodoc-process-docstring", drop_foreign_docstrings, priority=400)
-    app.connect("autodoc-process-docstring", qualify_module_roles, priority=400)
     app.connect("autodoc-process-docstring", hide_colons, priority=400)
     app.connect("autodoc-process-docstring", restore_colons, priority=600)
     app.add_post_transform(NamespaceReferences)

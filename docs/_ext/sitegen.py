@@ -153,11 +153,11 @@ def env_pages(
 
 def write_pages(folder: Path, pages: Mapping[str, str]) -> list[str]:
     """Write ``pages`` (file name -> text) into ``folder``: unchanged files are not
-    rewritten, ``.md`` and ``.inc`` files of the folder that are not in ``pages`` are removed.
-    Returns the names written."""
+    rewritten, ``.md``, ``.inc`` and ``.rst`` files of the folder that are not in ``pages``
+    are removed. Returns the names written."""
     folder.mkdir(parents=True, exist_ok=True)
     for stale in folder.iterdir():
-        if stale.suffix in {".md", ".inc"} and stale.name not in pages:
+        if stale.suffix in {".md", ".inc", ".rst"} and stale.name not in pages:
             stale.unlink()
     written = []
     for name, text in pages.items():

@@ -210,5 +210,3 @@ PRESETS = (
         "tic-tac-toe: 3 x 3, three in a row",
     ),
 )
-
-__all__ = ["GAME", "PRESETS", "ConnectNGame", "connect_four", "tictactoe"]

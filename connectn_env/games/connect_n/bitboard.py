@@ -15,15 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from connectn_env.games.contract import (
-    Outcome,
-    Status,
-    compiled_kernel,
-    random_below,
-)
+from connectn_env.games.contract import Outcome, Status, compiled_kernel
 from connectn_env.games.lib import header
 from connectn_env.games.lib.header import H_MOVES, H_OUTCOME, H_PLAYER, HEADER, record_move
 from connectn_env.games.lib.jit import njit
+from connectn_env.games.lib.rng import random_below
 
 MAX_BITS = 64
 

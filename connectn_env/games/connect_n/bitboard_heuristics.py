@@ -69,5 +69,3 @@ def evaluate(params, state):
 
 
 HEURISTICS = Heuristics(key=key, evaluate=evaluate)
-
-__all__ = ["HEURISTICS", "evaluate", "key"]

@@ -20,9 +20,10 @@ from connectn_env.games.connect_n.bitboard import (
     has_line,
     legal_actions,
 )
-from connectn_env.games.contract import Outcome, compiled_kernel, random_below
+from connectn_env.games.contract import Outcome, compiled_kernel
 from connectn_env.games.lib.header import H_OUTCOME, H_PLAYER
 from connectn_env.games.lib.jit import njit
+from connectn_env.games.lib.rng import random_below
 from connectn_env.games.tactics import DECISIVE, Tactics
 
 _ONE = np.uint64(1)
@@ -182,5 +183,3 @@ def expansion(kernels, params, state, tws, out, flags):
 
 
 TACTICS = Tactics.of(globals())
-
-__all__ = ["TACTICS", "board_masks", "winning_cells", "winning_drops"]

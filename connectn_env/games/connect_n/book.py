@@ -31,19 +31,6 @@ import numpy as np
 from connectn_env.games.connect_n.solver import _mirror
 from connectn_env.safe_files import describe_file_error, read_regular_bytes
 
-__all__ = [
-    "BOOK_COLS",
-    "BOOK_ROWS",
-    "ENTRY",
-    "OpeningBook",
-    "canonical_key",
-    "key_position",
-    "load_book",
-    "position_bits",
-    "read_book",
-    "shipped_book_path",
-]
-
 BOOK_ROWS, BOOK_COLS = 6, 7
 MAGIC = b"C4BOOK1\n"
 ENTRY = np.dtype([("key", "<u8"), ("move", "u1"), ("score", "i1")])

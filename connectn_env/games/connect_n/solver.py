@@ -373,6 +373,3 @@ def parse_columns(text: str) -> list[int]:
     if not text.isdigit():
         raise ValueError(f"expected digits 1-9 naming columns, got {text!r}")
     return [int(ch) - 1 for ch in text]
-
-
-__all__ = ["TABLE_SIZE", "Connect4Solver", "parse_columns"]

@@ -110,5 +110,3 @@ class GomokuGame(BoardGame):
 
 GAME = GomokuGame
 PRESETS = ()
-
-__all__ = ["GAME", "PRESETS", "RULES", "GomokuGame"]

@@ -153,5 +153,3 @@ class HexGame(BoardGame):
 
 GAME = HexGame
 PRESETS = ()
-
-__all__ = ["GAME", "PRESETS", "SWAP", "HexGame"]

@@ -100,5 +100,3 @@ def evaluate(params, state):
 
 
 HEURISTICS = Heuristics(key=key, evaluate=evaluate)
-
-__all__ = ["HEURISTICS", "connection_distance", "evaluate", "key"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from connectn_env.games.contract import Outcome, compiled_kernel, random_below
+from connectn_env.games.contract import Outcome, compiled_kernel
 from connectn_env.games.hex.kernels import (
     BOTTOM,
     LEFT,
@@ -32,6 +32,7 @@ from connectn_env.games.hex.kernels import (
 from connectn_env.games.lib.header import H_MOVES, H_OUTCOME, H_PLAYER, HEADER
 from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import EMPTY
+from connectn_env.games.lib.rng import random_below
 from connectn_env.games.tactics import DECISIVE, UNDECIDED, Tactics
 
 # counters
@@ -196,5 +197,3 @@ def expansion(kernels, params, state, tws, out, flags):
 
 
 TACTICS = Tactics.of(globals())
-
-__all__ = ["TACTICS", "winning_cell"]

@@ -45,8 +45,6 @@ from numba.core import types
 from numba.core.caching import FunctionCache, IndexDataCacheFile, NullCache
 from numba.core.registry import CPUDispatcher
 
-__all__ = ["CACHE_LOGGER", "cache_unwritable", "njit"]
-
 CACHE_LOGGER = "connectn_env.cache"
 _logger = logging.getLogger(CACHE_LOGGER)
 _told: set[str] = set()  # the kinds of cache trouble already said in this process

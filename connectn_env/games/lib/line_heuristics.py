@@ -79,12 +79,3 @@ def evaluate(params, state):
 
 
 HEURISTICS = Heuristics(key=key, evaluate=evaluate)
-
-__all__ = [
-    "HEURISTICS",
-    "OPEN_LINE_DAMPING",
-    "evaluate",
-    "key",
-    "open_line_value",
-    "window_weight",
-]

@@ -12,12 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from connectn_env.games.contract import (
-    Outcome,
-    Status,
-    compiled_kernel,
-    random_below,
-)
+from connectn_env.games.contract import Outcome, Status, compiled_kernel
 from connectn_env.games.lib import header
 from connectn_env.games.lib.header import H_MOVES, H_OUTCOME, H_PLAYER, HEADER, record_move
 from connectn_env.games.lib.jit import njit
@@ -30,6 +25,7 @@ from connectn_env.games.lib.lines import (
     padded_size,
     unpad,
 )
+from connectn_env.games.lib.rng import random_below
 
 # params vector (int64)
 P_ROWS = 0

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from connectn_env.games.contract import Outcome, compiled_kernel, random_below
+from connectn_env.games.contract import Outcome, compiled_kernel
 from connectn_env.games.lib.header import H_OUTCOME, H_PLAYER, HEADER
 from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import EMPTY, line_through
@@ -35,6 +35,7 @@ from connectn_env.games.lib.placement import (
     apply,
     legal_actions,
 )
+from connectn_env.games.lib.rng import random_below
 from connectn_env.games.tactics import DECISIVE, LOCAL, Tactics
 
 ROLLOUT_RADIUS = 1  # LOCAL roll-outs draw among the empty cells next to a stone
@@ -506,5 +507,3 @@ def gravity_expansion(kernels, params, state, tws, out, flags):
 
 
 GRAVITY_TACTICS = Tactics.of(globals(), "gravity_", finish=finish)
-
-__all__ = ["EXPANSION_RADIUS", "GRAVITY_TACTICS", "ROLLOUT_RADIUS", "TACTICS", "wins_at"]

@@ -159,5 +159,3 @@ class OthelloGame(BoardGame):
 
 GAME = OthelloGame
 PRESETS = ()
-
-__all__ = ["GAME", "PASS", "PRESETS", "OthelloGame"]

@@ -19,15 +19,11 @@ from numba import types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from connectn_env.games.contract import (
-    Outcome,
-    Status,
-    compiled_kernel,
-    random_below,
-)
+from connectn_env.games.contract import Outcome, Status, compiled_kernel
 from connectn_env.games.lib import header
 from connectn_env.games.lib.header import H_OUTCOME, H_PLAYER, HEADER, record_move
 from connectn_env.games.lib.jit import njit
+from connectn_env.games.lib.rng import random_below
 from connectn_env.games.othello.padded import centre_discs, max_moves
 
 GRID = 8  # the words hold an 8 x 8 grid of cells, bit 8 * r + c

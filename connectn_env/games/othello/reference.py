@@ -121,13 +121,3 @@ class ReferenceOthello:
 def new_reference_state(game: BoardGame) -> ReferenceOthello:
     """The reference position of an Othello game's start (the plugin convention)."""
     return ReferenceOthello(game.rows)
-
-
-__all__ = [
-    "DIRECTIONS",
-    "ReferenceOthello",
-    "flipped_by",
-    "initial_board",
-    "new_reference_state",
-    "placements",
-]
