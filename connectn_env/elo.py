@@ -46,21 +46,6 @@ from typing import Any
 
 import numpy as np
 
-__all__ = [
-    "CI_METHOD",
-    "ELO_CI_METHOD",
-    "ELO_METHOD",
-    "PairingStats",
-    "anchor_of",
-    "elo_intervals",
-    "elo_ratings",
-    "elo_ratings_fixed",
-    "expected_score",
-    "pair_variance",
-    "rating_covariance",
-    "wilson",
-]
-
 Z95 = 1.959963984540054
 VIRTUAL_DRAWS = 1.0
 VIRTUAL_PAIRS = 0.5  # pairs of each pentanomial kind added to a pair variance

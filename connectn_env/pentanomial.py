@@ -33,9 +33,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from connectn_env.elo import PAIR_POINTS, VIRTUAL_PAIRS, Z95, expected_score, pair_variance
-
-__all__ = ["PAIR_SCORES", "VIRTUAL_PAIRS", "Pentanomial", "elo_of_score", "pair_kind"]
+from connectn_env.elo import PAIR_POINTS, Z95, expected_score, pair_variance
 
 PAIR_SCORES = PAIR_POINTS  # points of a pair, the pentanomial's five kinds
 _GAME_SCORES = (0.0, 0.5, 1.0)

@@ -265,17 +265,14 @@ def test_instance_attributes_of_an_attributes_section_point_to_their_class(
 
 
 def test_only_the_public_modules_keep_an_all() -> None:
-    """Internal modules do not advertise a public surface (the ladder and the ratings keep
-    theirs until their rework lands)."""
+    """Internal modules do not advertise a public surface."""
     keeping = set()
     for package in publicapi.PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
             if re.search(r"^__all__\b", path.read_text(encoding="utf-8"), re.MULTILINE):
                 parts = path.relative_to(ROOT).with_suffix("").parts
                 keeping.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
-    pending = {"connectn_env.elo", "connectn_env.pentanomial", "connectn_env.arena.tournament"}
-    pending |= {name for name in keeping if name.startswith("connectn_env.ladder.")}
-    assert keeping - pending == set(publicapi.PUBLIC_MODULES)
+    assert keeping == set(publicapi.PUBLIC_MODULES)
 
 
 # --- the build command: in the docs and in CI ----------------------------------------------

@@ -48,15 +48,6 @@ from connectn_env.warmup import warm_up_specs
 if TYPE_CHECKING:
     from connectn_env.ladder.openings import OpeningSuite
 
-__all__ = [
-    "MAX_GAMES",
-    "MAX_MOVE_TIMEOUT",
-    "MAX_WORKERS",
-    "TournamentResult",
-    "run_arena_command",
-    "run_tournament",
-]
-
 MAX_GAMES = 10**6  # per pairing
 MAX_WORKERS = 256
 MAX_MOVE_TIMEOUT = 86_400.0  # a day

@@ -43,8 +43,6 @@ from connectn_env.games.connect_n.book import (
 from connectn_env.games.connect_n.solver import Connect4Solver, _wins
 from connectn_env.ladder.provenance import provenance
 
-__all__ = ["CENTRE_FIRST", "build_book", "level"]
-
 BUILD_TABLE_SIZE = 1 << 24  # about 150 MB, kept across all positions of a build
 _MODULE = "connectn_env.ladder.book_build"
 CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)

@@ -31,8 +31,6 @@ from connectn_env.ladder.provenance import provenance
 from connectn_env.ladder.rungs import Rung, ladder_rungs
 from connectn_env.specs import parse_agent_spec
 
-__all__ = ["build_ladder"]
-
 _ORDER_ROUNDS = 4  # rounds of pairs by fitted order, the guessed order's first included
 _HELD_OUT_REACH = 3  # held-out pairings: rungs three apart in the fitted order
 

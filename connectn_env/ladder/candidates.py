@@ -22,8 +22,6 @@ from connectn_env.games.config import GameConfig
 from connectn_env.ladder.sb3 import SB3_FACTORY, SB3_PREFIX
 from connectn_env.specs import AgentSpec, parse_agent_spec
 
-__all__ = ["Candidate", "ObjectSpec", "check_candidate", "make_candidate"]
-
 _UNPICKLE = ",unpickle=true"  # the end of an sb3: spec that lets SB3 unpickle the file
 ALLOWED = (
     "an agent spec (random, mcts:..., puct:..., ab:..., az:path=FILE or az:pretrained, "

@@ -39,14 +39,6 @@ from connectn_env.ladder.sprt import (
 from connectn_env.safetext import printable
 from connectn_env.same_file import check_outputs, spec_inputs
 
-__all__ = [
-    "add_evaluate_options",
-    "add_ladder_build_options",
-    "add_ladder_show_options",
-    "run_evaluate_command",
-    "run_ladder_command",
-]
-
 IntType = Callable[[str], int]
 _NEGATIVE_VALUE = re.compile(r"^-\.?[0-9]")
 

@@ -53,8 +53,6 @@ from connectn_env.ladder.matches import (
 from connectn_env.ladder.openings import OpeningSuite, choose_suite
 from connectn_env.specs import parse_agent_spec
 
-__all__ = ["DEFAULT_GAMES", "Evaluation", "RungScore", "choose_rung", "evaluate"]
-
 DEFAULT_GAMES = 200
 MAX_GAMES = 10**7
 

@@ -32,17 +32,6 @@ from connectn_env.elo import (
     rating_covariance,
 )
 
-__all__ = [
-    "CalibrationRow",
-    "Fit",
-    "HeldOutRow",
-    "Predictor",
-    "calibration",
-    "fit_ratings",
-    "held_out_check",
-    "neighbour_pairs",
-]
-
 PAIR_REACH = 2  # rungs play the rungs one and two apart
 
 

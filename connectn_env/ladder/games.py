@@ -7,8 +7,6 @@ from typing import Any
 from connectn_env.games import BoardGame
 from connectn_env.games.config import GameConfig
 
-__all__ = ["LADDER_GAMES", "command_game", "ladder_game", "ladder_key"]
-
 LADDER_GAMES: dict[str, GameConfig] = {
     "connect_four": GameConfig("connect_four"),
     "gomoku_15x15": GameConfig("gomoku", {"rows": 15, "cols": 15, "rule": "freestyle"}),

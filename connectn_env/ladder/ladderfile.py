@@ -50,22 +50,6 @@ from connectn_env.records.checks import short_repr
 from connectn_env.safe_files import read_regular_bytes
 from connectn_env.specs import BUILTIN_KINDS, AgentUnavailableError, parse_agent_spec
 
-__all__ = [
-    "DATA",
-    "DEFAULT_HELD_OUT",
-    "FORMAT",
-    "MAX_HELD_OUT",
-    "TARGET_HALF_WIDTH",
-    "Ladder",
-    "LadderRung",
-    "load_ladder",
-    "missing_note",
-    "save_ladder",
-    "shipped_keys",
-    "shipped_ladder",
-    "shipped_path",
-]
-
 DATA = Path(__file__).resolve().parent / "data"
 FORMAT = "connectn-ladder"
 VERSION = 2

@@ -16,8 +16,6 @@ from typing import Any
 from connectn_env.ladder.games import command_game, ladder_key
 from connectn_env.ladder.ladderfile import LadderRung, shipped_keys, shipped_ladder
 
-__all__ = ["MIN_LEVEL_GAP", "level_rung", "level_spec", "levels", "levels_key"]
-
 MIN_LEVEL_GAP = 100.0  # Elo between a level and the one below it
 
 

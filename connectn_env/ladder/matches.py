@@ -20,14 +20,6 @@ from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import require_int, require_number
 from connectn_env.ladder.openings import OpeningSuite
 
-__all__ = [
-    "DEFAULT_MOVE_TIMEOUT",
-    "open_results",
-    "play_tasks",
-    "require_candidate_at_fault",
-    "require_move_timeout",
-]
-
 DEFAULT_MOVE_TIMEOUT = 300.0  # seconds: far above any rung's move, so only a hang reaches it
 
 

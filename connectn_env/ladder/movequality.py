@@ -18,13 +18,12 @@ from typing import Any
 from connectn_env.arena.progress import Progress
 from connectn_env.arena.worker import describe_error, tampering
 from connectn_env.elo import wilson
+from connectn_env.errors import ConnectnError
 from connectn_env.games.validation import require_action, require_int
 from connectn_env.ladder.candidates import check_candidate, make_candidate
 from connectn_env.ladder.games import ladder_key
 from connectn_env.ladder.matches import DEFAULT_MOVE_TIMEOUT, require_move_timeout
 from connectn_env.ladder.positions import GAME, Position, load_positions
-
-__all__ = ["MoveQuality", "move_quality"]
 
 
 @dataclass(frozen=True)
@@ -207,7 +206,7 @@ def _move(
     return column, None
 
 
-class MoveTimeout(Exception):
+class MoveTimeout(ConnectnError):
     """A move ran past the time limit."""
 
     def __init__(self, message: str) -> None:

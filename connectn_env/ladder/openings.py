@@ -36,19 +36,6 @@ from connectn_env.ladder.games import LADDER_GAMES, ladder_key
 from connectn_env.records.checks import check_moves, short_repr
 from connectn_env.safe_files import read_regular_bytes
 
-__all__ = [
-    "FORMAT",
-    "OPENINGS",
-    "OpeningSuite",
-    "check_openings",
-    "choose_suite",
-    "load_suite",
-    "position_key",
-    "save_suite",
-    "shipped_suite",
-    "suite_symmetries",
-]
-
 OPENINGS = Path(__file__).resolve().parent / "data" / "openings"
 FORMAT = "connectn-openings"
 VERSION = 1

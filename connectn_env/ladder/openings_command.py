@@ -12,8 +12,6 @@ from connectn_env.ladder.games import ladder_key
 from connectn_env.ladder.openings import load_suite, save_suite
 from connectn_env.ladder.openings_make import make_suite, search_judge, solver_judge
 
-__all__ = ["add_openings_make_options", "add_openings_show_options", "run_openings_command"]
-
 
 def add_openings_make_options(
     sub: argparse.ArgumentParser, count: Callable[[str], int], seed: Callable[[str], int]

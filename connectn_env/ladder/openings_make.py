@@ -26,8 +26,6 @@ from connectn_env.games import GameState
 from connectn_env.ladder.games import LADDER_GAMES, ladder_key
 from connectn_env.ladder.openings import OpeningSuite, position_key, suite_symmetries
 
-__all__ = ["Judge", "default_judge", "make_suite", "search_judge", "solver_judge", "wins_at_once"]
-
 Judge = Callable[[GameState], bool]
 
 

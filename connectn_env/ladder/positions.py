@@ -31,15 +31,6 @@ from connectn_env.games.config import GameConfig
 from connectn_env.games.connect_n.solver import Connect4Solver, parse_columns
 from connectn_env.safe_files import read_regular_bytes
 
-__all__ = [
-    "PLIES",
-    "SHIPPED_POSITIONS",
-    "Position",
-    "critical_positions",
-    "load_positions",
-    "save_positions",
-]
-
 FORMAT = "connectn-positions"
 VERSION = 1
 PLIES = (10, 22)  # positions are this many plies into a random game

@@ -9,8 +9,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-__all__ = ["provenance"]
-
 _GIT_SECONDS = 5.0
 
 

@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from connectn_env.games.config import GameConfig
 from connectn_env.ladder.games import LADDER_GAMES, ladder_key
 
-__all__ = ["ALPHA_BETA_DEPTHS", "Rung", "ladder_rungs"]
-
 ALPHA_BETA_DEPTHS: dict[str, tuple[int, int, int]] = {
     "connect_four": (2, 4, 6),
     "gomoku_15x15": (1, 2, 3),

@@ -24,8 +24,6 @@ from connectn_env.games import BoardGame
 from connectn_env.ladder.sb3_load import load_sb3_model
 from connectn_env.safe_files import require_regular_file
 
-__all__ = ["SB3_FACTORY", "SB3_PREFIX", "SB3Agent", "sb3_agent"]
-
 SB3_PREFIX = "sb3:"
 SB3_FACTORY = "connectn_env.ladder.sb3:sb3_agent"  # the factory an sb3: spec names
 

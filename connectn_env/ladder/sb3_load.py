@@ -33,8 +33,6 @@ import numpy as np
 
 from connectn_env.safe_files import read_regular_bytes
 
-__all__ = ["MAX_MODEL_BYTES", "load_sb3_model"]
-
 MAX_MODEL_BYTES = 2**30  # a model file, and the members of its zip once unpacked
 _MAX_DATA_BYTES = 2**24  # its "data" settings
 _MAX_SPACE_SIZE = 10**7  # elements of a space's shape, actions of a Discrete

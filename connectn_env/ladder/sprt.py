@@ -51,15 +51,6 @@ from connectn_env.ladder.matches import (
 from connectn_env.ladder.openings import OpeningSuite, choose_suite
 from connectn_env.pentanomial import Pentanomial
 
-__all__ = [
-    "MAX_ELO_BOUND",
-    "MIN_ELO_GAP",
-    "MIN_PROBABILITY",
-    "SPRTResult",
-    "sprt",
-    "sprt_bounds",
-]
-
 DEFAULT_MAX_GAMES = 2000
 MAX_ELO_BOUND = 1000.0  # |elo0|, |elo1| at most this: a score of 0.3% to 99.7%
 MIN_ELO_GAP = 0.1  # elo1 - elo0 at least this: closer bounds give one score, and no decision
