@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -53,7 +54,7 @@ def test_the_terminal_plays_a_level_lists_them_and_changes_between_games():
     assert f"Playing level 1: random, Elo +0 (levels 1 to {TOP}, connect_n_6x6 ladder)" in out
     assert "Commands: undo, new, hint, analyse, switch, level [N], help, quit." in out
     top = level_rung("connect_n_6x6", TOP)
-    assert ">  1  random    Elo    +0" in out and f"  {TOP:2d}  {top.label}" in out
+    assert re.search(r">  1  random +Elo +\+0\n", out) and f"  {TOP:2d}  {top.label} " in out
     assert f"Now level 2: {elo(2)}." in out  # before the first move: at once
     assert "AI (O) plays" in out and "10 simulations" in out
     assert "From the next game: level 1: random, Elo +0." in out
