@@ -158,8 +158,9 @@ class MCTSAgent(SearchAgent):
             default it applies only where the game has a solver.
         backup: How a simulation's result is backed up (:data:`agents.rules.BACKUPS`): None
             (the default) the selection rule's own (the mean value, with the statistics
-            UCB1-tuned and RAVE read); a backup that does not keep what the selection rule
-            reads is refused.
+            UCB1-tuned and RAVE read); ``"max"``: a node is valued by its best child (MaxUCT,
+            Keller and Helmert 2013; not with ``ucb1-tuned`` or RAVE, which read statistics
+            it does not keep).
         preset: ``"default"`` (the game's recommended options) or ``"uct"`` (plain UCT) for
             the options left unset.
         reuse_tree: Keep the subtree of the moves played since the last search.

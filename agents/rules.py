@@ -22,7 +22,7 @@ statistics it reads, and its default backup and move choice), :data:`BACKUPS` (e
 statistics it keeps), :data:`MOVE_CHOICES` (the move played and the training target read
 from the root's statistics) and :data:`ROOT_RULES` (a proven root, and what a search
 prepares at its root); :func:`search_rules` puts one of each together and refuses what does
-not fit. A new rule is a compiled function and one line in its registry.
+not fit. A new rule is a compiled function and one line in its registry (``backup_max``).
 """
 
 from __future__ import annotations
@@ -42,9 +42,12 @@ from agents.tree import (
     F_MEAN,
     F_PRIOR,
     F_SQUARES,
+    F_VALUE,
     I_AMAF_N,
     I_COUNT,
     I_FIRST,
+    I_PARENT,
+    I_PLAYER,
     I_SOLVED,
     I_VISITS,
     LOSS,
@@ -54,6 +57,8 @@ from agents.tree import (
     backup_squares,
     best_root_child,
     expand,
+    inv_sqrt,
+    mover_of,
     rave_update,
     resisting_root_child,
     shuffle_together,
@@ -289,6 +294,38 @@ def backup_rave_tuned(tree, workspace, node, depth, count, r0):
         ints, floats, meta, workspace.stamp, workspace.path, depth, workspace.moves,
         workspace.players, 0, count, r0,
     )  # fmt: skip
+
+
+@compiled_rule
+def backup_max(tree, workspace, node, depth, count, r0):
+    """MaxUCT's backup (Keller and Helmert 2013, "MCTS with max backups"): a node with a
+    searched child (visited or proven) is valued by its best one (a proven child by its
+    proven result), for its mover; a node without one keeps the mean of its results. Visits
+    count as in :func:`backup_mean`, and ``F_VALUE`` stays ``visits * F_MEAN``."""
+    ints, floats = tree[0], tree[1]
+    while node >= 0:
+        n = ints[node, I_VISITS] + 1
+        ints[node, I_VISITS] = n
+        floats[node, F_INV_SQRT] = inv_sqrt(n)
+        best = -math.inf
+        first = ints[node, I_FIRST]
+        for child in range(first, first + ints[node, I_COUNT]):
+            status = ints[child, I_SOLVED]
+            if status == UNSOLVED:
+                if ints[child, I_VISITS] > 0:
+                    best = max(best, floats[child, F_MEAN])
+            else:
+                best = max(best, 1.0 if status == WIN else (-1.0 if status == LOSS else 0.0))
+        mover = mover_of(ints, node)
+        if best > -math.inf:  # (children's values are for the player to move at the node)
+            value = best if ints[node, I_PLAYER] == mover else -best
+            floats[node, F_MEAN] = value
+            floats[node, F_VALUE] = value * n
+        else:
+            total = floats[node, F_VALUE] + (r0 if mover == 0 else -r0)
+            floats[node, F_VALUE] = total
+            floats[node, F_MEAN] = total / n
+        node = ints[node, I_PARENT]
 
 
 # --- expansion ---------------------------------------------------------------------------
@@ -602,6 +639,7 @@ BACKUPS: dict[str, Backup] = {
     "tuned": Backup(backup_tuned, frozenset({VALUE, SQUARES})),
     "rave": Backup(backup_rave, frozenset({VALUE, AMAF})),
     "rave-tuned": Backup(backup_rave_tuned, frozenset({VALUE, SQUARES, AMAF})),
+    "max": Backup(backup_max, frozenset({VALUE})),
 }
 MOVE_CHOICES: dict[str, MoveChoice] = {
     "most-visited": MoveChoice(most_visited_child),
@@ -726,6 +764,7 @@ __all__ = [
     "SearchPolicy",
     "SearchSettings",
     "Select",
+    "backup_max",
     "backup_mean",
     "backup_rave",
     "backup_rave_tuned",
