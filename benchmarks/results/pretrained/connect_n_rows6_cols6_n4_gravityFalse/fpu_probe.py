@@ -28,7 +28,7 @@ from agents.alphazero.evaluation import MCTSSide, NetworkSide, play_match
 from agents.alphazero.inference import NetworkEvaluator
 from agents.alphazero.pretrained import pretrained_checkpoint
 from agents.batched import BatchedSearch
-from agents.rules import SELECTIONS, Selection, backup_mean, compiled_rule
+from agents.rules import SELECTS, VALUE, Select, compiled_rule
 from agents.tree import F_MEAN, F_PRIOR, I_COUNT, I_FIRST, I_SOLVED, I_VISITS, LOSS, WIN
 from connectn_env.arena.stats import wilson
 from connectn_env.records import GameConfig
@@ -72,8 +72,8 @@ def select_puct_loss(ints, floats, node, settings):
     return _puct_choice(ints, floats, node, settings.exploration, -1.0)
 
 
-SELECTIONS["puct-parent"] = Selection(select_puct_parent, backup_mean)
-SELECTIONS["puct-loss"] = Selection(select_puct_loss, backup_mean)
+SELECTS["puct-parent"] = Select(select_puct_parent, frozenset({VALUE}), "mean", "most-visited")
+SELECTS["puct-loss"] = Select(select_puct_loss, frozenset({VALUE}), "mean", "most-visited")
 batched.PUCT_SELECTIONS = (*batched.PUCT_SELECTIONS, "puct-parent", "puct-loss")
 
 
