@@ -33,7 +33,9 @@ from agents.rules import (
     SearchPolicy,
     SearchSettings,
     caller_expands,
-    selection_rule,
+    sampled_child,
+    sampling_total,
+    search_rules,
 )
 from agents.search import check_seed
 from connectn_env.games import BoardGame, GameState, Outcome
@@ -85,27 +87,26 @@ def _slot_workspace(work, game_workspace, g):
 def _slot_policy(policy, for_slot, g):
     """The policy of slot ``g``'s search: the batch's rules with the slot's settings."""
     return SearchPolicy(
-        policy.select, policy.expand, policy.evaluate, policy.backup, for_slot(policy.settings, g)
-    )
+        policy.select, policy.expand, policy.evaluate, policy.backup, policy.proven_root,
+        for_slot(policy.settings, g),
+    )  # fmt: skip
 
 
 @njit(cache=True)
-def _rule_answers(ints, floats, slots, settings, for_slot, root_policy, choose, policies, moves):
-    """With a selection rule's own answers: each root's policy over the action space
-    (``root_policy`` scattered to the children's actions) and its move (``choose``)."""
+def _targets(ints, floats, slots, settings, for_slot, target, out):
+    """Each root's training target over the action space: the move choice's ``target``
+    scattered to the children's actions."""
     for i in range(slots.shape[0]):
         g = slots[i]
-        policies[i, :] = 0.0
+        out[i, :] = 0.0
         first = ints[g, 0, search_tree.I_FIRST]
         count = ints[g, 0, search_tree.I_COUNT]
         if count == 0:
             continue
-        slot_settings = for_slot(settings, g)
         shares = np.zeros(count)
-        root_policy(ints[g], floats[g], slot_settings, shares)
+        target(ints[g], floats[g], for_slot(settings, g), shares)
         for k in range(count):
-            policies[i, ints[g, first + k, search_tree.I_ACTION]] = shares[k]
-        moves[i] = ints[g, choose(ints[g], floats[g], slot_settings), search_tree.I_ACTION]
+            out[i, ints[g, first + k, search_tree.I_ACTION]] = shares[k]
 
 
 @njit(cache=True)
@@ -198,84 +199,29 @@ def _add_root_noise(ints, floats, slots, noise, fraction):
 
 
 @njit(cache=True)
-def _root_policies(ints, floats, slots, out):
-    """The search's answer at each root, over the action space: the visit shares of the
-    children that are not proven losses for the player to move (all children if every one
-    is), or all the mass on a proven win."""
-    for i in range(slots.shape[0]):
-        g = slots[i]
-        out[i, :] = 0.0
-        first = ints[g, 0, search_tree.I_FIRST]
-        count = ints[g, 0, search_tree.I_COUNT]
-        if count == 0:
-            continue
-        best = search_tree.best_root_child(ints[g], floats[g])
-        if ints[g, best, search_tree.I_SOLVED] == search_tree.WIN:
-            out[i, ints[g, best, search_tree.I_ACTION]] = 1.0
-            continue
-        all_lost = ints[g, best, search_tree.I_SOLVED] == search_tree.LOSS
-        total = 0.0
-        for child in range(first, first + count):
-            if all_lost or ints[g, child, search_tree.I_SOLVED] != search_tree.LOSS:
-                visits = ints[g, child, search_tree.I_VISITS]
-                out[i, ints[g, child, search_tree.I_ACTION]] = visits
-                total += visits
-        if total > 0:
-            for child in range(first, first + count):
-                out[i, ints[g, child, search_tree.I_ACTION]] /= total
-        else:
-            out[i, ints[g, best, search_tree.I_ACTION]] = 1.0
-
-
-@njit(cache=True)
 def _uniform01(rng):
     """A float in [0, 1) from the xorshift state."""
     return (xorshift_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
-def _choose_actions(ints, floats, slots, temperatures, rngs, out):
-    """The move each root plays: with temperature 0 PUCT's move rule
-    (:func:`agents.tree.resisting_root_child`: a proven win first, else the most visited child
-    not proven lost, or the slowest proven loss where that child was searched less and valued
-    no higher); else a child drawn in proportion to ``visits ** (1 / temperature)`` among those
-    that are not proven losses (a proven win is always played)."""
+def _choose_actions(
+    ints, floats, slots, settings, for_slot, choose, samples, temperatures, rngs, out
+):
+    """The move each root plays: the move choice's ``choose`` at temperature 0 (or at any
+    temperature where it does not ``samples``), else one drawn from the visit counts
+    (:func:`agents.rules.sampling_total`, with the slot's generator)."""
     for i in range(slots.shape[0]):
         g = slots[i]
         temperature = temperatures[i]
-        if temperature <= 0.0:
-            chosen = search_tree.resisting_root_child(ints[g], floats[g])
-            out[i] = ints[g, chosen, search_tree.I_ACTION]
-            continue
-        best = search_tree.best_root_child(ints[g], floats[g])
-        if ints[g, best, search_tree.I_SOLVED] != search_tree.UNSOLVED:
-            out[i] = ints[g, best, search_tree.I_ACTION]
-            continue
-        first = ints[g, 0, search_tree.I_FIRST]
-        count = ints[g, 0, search_tree.I_COUNT]
-        top = 0
-        for child in range(first, first + count):
-            if ints[g, child, search_tree.I_SOLVED] != search_tree.LOSS:
-                top = max(top, ints[g, child, search_tree.I_VISITS])
         total = 0.0
-        for child in range(first, first + count):
-            if (
-                ints[g, child, search_tree.I_SOLVED] != search_tree.LOSS
-                and ints[g, child, search_tree.I_VISITS] > 0
-            ):
-                total += (ints[g, child, search_tree.I_VISITS] / top) ** (1.0 / temperature)
-        chosen = best
+        if samples and temperature > 0.0:
+            total = sampling_total(ints[g], floats[g], temperature)
         if total > 0.0:
             draw = _uniform01(rngs[g]) * total
-            for child in range(first, first + count):
-                if (
-                    ints[g, child, search_tree.I_SOLVED] != search_tree.LOSS
-                    and ints[g, child, search_tree.I_VISITS] > 0
-                ):
-                    draw -= (ints[g, child, search_tree.I_VISITS] / top) ** (1.0 / temperature)
-                    chosen = child
-                    if draw < 0.0:
-                        break
+            chosen = sampled_child(ints[g], floats[g], temperature, draw)
+        else:
+            chosen = choose(ints[g], floats[g], for_slot(settings, g))
         out[i] = ints[g, chosen, search_tree.I_ACTION]
 
 
@@ -337,9 +283,11 @@ def search_policy(c_puct: float, selection: str = "puct") -> SearchPolicy:
     """The compiled loop's policy of an AlphaZero search: PUCT (or another selection rule of
     :data:`agents.rules.PUCT_SELECTIONS`), each new node expanded and evaluated by the caller
     (the batch's evaluator)."""
-    rule = selection_rule(require_choice("selection", selection, PUCT_SELECTIONS))
+    rule = search_rules(require_choice("selection", selection, PUCT_SELECTIONS))
     settings = SearchSettings(exploration=c_puct)
-    return SearchPolicy(rule.select, caller_expands, rollout_value, rule.backup, settings)
+    return SearchPolicy(
+        rule.select, caller_expands, rollout_value, rule.backup, rule.root.proven, settings
+    )
 
 
 class BatchedSearch:
@@ -383,10 +331,10 @@ class BatchedSearch:
         self.generator = check_seed(seed)
         self.policy = search_policy(self.c_puct, selection)
         self.selection = selection
-        self.rule = selection_rule(selection)
+        self.rule = search_rules(selection)
         actions = game.num_actions
-        if self.rule.batch_settings is not None:
-            settings = self.rule.batch_settings(
+        if self.rule.root.batch_settings is not None:
+            settings = self.rule.root.batch_settings(
                 self.policy.settings, self.slots, actions, self.simulations
             )
             self.policy = self.policy._replace(settings=settings)
@@ -506,8 +454,8 @@ class BatchedSearch:
             alpha, fraction = noise
             alpha = require_number("noise alpha", alpha, 0.0, strict_low=True)
             self._add_noise(slots, alpha, require_number("noise fraction", fraction, 0.0))
-        if self.rule.prepare_slots is not None:
-            settings = self.rule.prepare_slots(
+        if self.rule.root.prepare_slots is not None:
+            settings = self.rule.root.prepare_slots(
                 self.trees, self.policy.settings, self.generator, budgets, slots
             )
             self.policy = self.policy._replace(settings=settings)
@@ -538,7 +486,7 @@ class BatchedSearch:
                 self.roots,
                 self.trees,
                 self.policy,
-                self.rule.for_slot,
+                self.rule.root.for_slot,
                 self._rngs,
                 self._work,
                 self._game_workspace,
@@ -562,7 +510,7 @@ class BatchedSearch:
                 game.params,
                 self.trees,
                 self.policy,
-                self.rule.for_slot,
+                self.rule.root.for_slot,
                 self._rngs,
                 self._work,
                 self._game_workspace,
@@ -588,45 +536,33 @@ class BatchedSearch:
     # --- answers -------------------------------------------------------------------------
 
     def policies(self, slots: Any) -> np.ndarray:
-        """float32 ``(len(slots), num_actions)``: each root's visit shares (proven losses left
-        out, a proven win gets everything), the training target of AlphaZero; with
-        ``selection="gumbel"``, the improved policy."""
+        """float32 ``(len(slots), num_actions)``: each root's training target, the move
+        choice's (:class:`agents.rules.MoveChoice`, the same as :class:`~agents.PUCTAgent`'s
+        ``SearchResult.pi``): the visit shares of the moves not proven lost (a proven win
+        gets everything); with ``selection="gumbel"``, the improved policy."""
         slots = np.asarray(np.atleast_1d(slots), dtype=np.int64)
         out = np.zeros((len(slots), self.game.num_actions), dtype=np.float64)
-        if self._own_answers:
-            self._answers(slots, out, np.zeros(len(slots), dtype=np.int64))
-        else:
-            _root_policies(self.trees[0], self.trees[1], slots, out)
+        _targets(
+            self.trees[0], self.trees[1], slots, self.policy.settings, self.rule.root.for_slot,
+            self.rule.choice.target, out,
+        )  # fmt: skip
         return out.astype(np.float32)
 
-    @property
-    def _own_answers(self) -> bool:
-        """The selection rule answers with its own policy and move (Gumbel); PUCT's answers
-        are AlphaZero's (visit shares, proven moves, temperature)."""
-        return self.rule.prepare_slots is not None
-
-    def _answers(self, slots: np.ndarray, policies: np.ndarray, moves: np.ndarray) -> None:
-        rule = self.rule
-        _rule_answers(
-            self.trees[0], self.trees[1], slots, self.policy.settings, rule.for_slot,
-            rule.root_policy, rule.choose, policies, moves,
-        )  # fmt: skip
-
     def choose(self, slots: Any, temperature: Any = 0.0) -> np.ndarray:
-        """The action each root plays: temperature 0 PUCT's move rule (see
-        :func:`agents.tree.resisting_root_child`), else sampled in proportion to
-        ``visits ** (1 / temperature)``; ``temperature`` is one number or one per slot. With
-        ``selection="gumbel"`` the move sequential halving picked (its Gumbel variables are the
-        sampling), whatever the temperature."""
+        """The action each root plays, as :class:`~agents.PUCTAgent` plays: temperature 0 the
+        move choice's (PUCT: :func:`agents.tree.resisting_root_child`), else drawn in
+        proportion to ``visits ** (1 / temperature)`` among the moves not proven lost (a
+        proven win or draw is played as at 0); ``temperature`` is one number or one per
+        slot. With ``selection="gumbel"`` the move sequential halving picked (its Gumbel
+        variables are the sampling), whatever the temperature."""
         slots = np.asarray(np.atleast_1d(slots), dtype=np.int64)
         temperatures = np.broadcast_to(np.asarray(temperature, dtype=np.float64), slots.shape)
         out = np.zeros(len(slots), dtype=np.int64)
-        if self._own_answers:
-            self._answers(slots, np.zeros((len(slots), self.game.num_actions)), out)
-            return out
+        choice = self.rule.choice
         _choose_actions(
-            self.trees[0], self.trees[1], slots, np.ascontiguousarray(temperatures), self._rngs, out
-        )
+            self.trees[0], self.trees[1], slots, self.policy.settings, self.rule.root.for_slot,
+            choice.choose, choice.samples, np.ascontiguousarray(temperatures), self._rngs, out,
+        )  # fmt: skip
         return out
 
     def root_value(self, slot: int) -> float:

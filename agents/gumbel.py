@@ -1,5 +1,6 @@
 """Gumbel root search (Danihelka et al., "Policy improvement by planning with Gumbel", ICLR
-2022), a selection rule of :mod:`agents.rules` (``selection="gumbel"``).
+2022): a selection rule, a move choice and a root rule of :mod:`agents.rules`, each named
+``"gumbel"`` (``selection="gumbel"``).
 
 At the root, the search draws a Gumbel variable ``g(a)`` per move and spends its simulation
 budget by sequential halving: the ``m`` moves with the highest ``g(a) + logit(a)`` get visits
@@ -28,7 +29,16 @@ from typing import Any
 
 import numpy as np
 
-from agents.rules import Selection, backup_mean, compiled_rule
+from agents.rules import (
+    MOVE_CHOICES,
+    ROOT_RULES,
+    SELECTS,
+    VALUE,
+    MoveChoice,
+    RootRule,
+    Select,
+    compiled_rule,
+)
 from agents.tree import (
     F_MEAN,
     F_PRIOR,
@@ -53,7 +63,7 @@ _EPSILON = 1e-8  # smallest range the values are rescaled by
 class GumbelSettings(
     namedtuple(
         "GumbelSettings",
-        "exploration rave_equivalence expansion fastest_win c_visit c_scale gumbel start plan",
+        "exploration rave_equivalence expansion c_visit c_scale gumbel start plan",
     )
 ):
     """:class:`agents.rules.SearchSettings`' fields, then Gumbel's.
@@ -111,7 +121,7 @@ def prepare(
     budget = 0 if simulations is None else simulations
     plan = [min(MAX_CONSIDERED, count), budget] if count else []
     return GumbelSettings(
-        *settings[:4],
+        *settings[:3],
         C_VISIT,
         C_SCALE,
         generator.gumbel(size=count),
@@ -124,7 +134,7 @@ def batch_settings(settings: Any, slots: int, num_actions: int, simulations: int
     """The settings of a batch of ``slots`` searches: a row of Gumbel variables, start visits
     and plan per search (plans of no simulations until :func:`prepare_slots`)."""
     return GumbelSettings(
-        *settings[:4],
+        *settings[:3],
         C_VISIT,
         C_SCALE,
         np.zeros((slots, num_actions), dtype=np.float64),
@@ -158,7 +168,6 @@ def gumbel_for_slot(settings, slot):
         settings.exploration,
         settings.rave_equivalence,
         settings.expansion,
-        settings.fastest_win,
         settings.c_visit,
         settings.c_scale,
         settings.gumbel[slot],
@@ -343,11 +352,9 @@ def improved_policy(ints, floats, settings, out):
         out[i] /= total
 
 
-GUMBEL = Selection(
-    select_gumbel,
-    backup_mean,
-    choose=choose_gumbel,
-    root_policy=improved_policy,
+SELECTS["gumbel"] = Select(select_gumbel, frozenset({VALUE}), "mean", "gumbel", ("gumbel",))
+MOVE_CHOICES["gumbel"] = MoveChoice(choose_gumbel, improved_policy, False, "gumbel")
+ROOT_RULES["gumbel"] = RootRule(
     prepare=prepare,
     needs_simulations=True,
     batch_settings=batch_settings,

@@ -28,11 +28,9 @@ from agents.tree import (
     I_COUNT,
     I_PLAYER,
     I_SOLVED,
-    LOSS,
     UNSOLVED,
     expand,
     mark_terminal,
-    open_child,
     shuffle_together,
     solved_r0,
     tree_reset,
@@ -118,8 +116,9 @@ def run_simulations(kernels, params, root, tree, policy, rng, workspace, data, s
     Each walks from the root (or from a leaf the caller expanded: :data:`RESUME`) to a leaf,
     playing the tree's moves on a copy of ``root`` through the game's kernels, and backs up
     the leaf's value: proven (MCTS-Solver), the game's result, or ``policy.evaluate``'s.
-    Returns early once the root is proven (with ``settings.fastest_win``, once every move of a
-    won root is proven), or at a leaf ``policy.expand`` asks the caller about (see the module
+    Returns early once the root is proven and ``policy.proven_root`` starts no simulation
+    there (MCTS's :func:`~agents.rules.search_faster_win` goes on while a won root has unproven
+    moves), or at a leaf ``policy.expand`` asks the caller about (see the module
     docstring). ``data`` is the rules' own data (a roll-out policy's tables).
     """
     ints, floats = tree[0], tree[1]
@@ -139,9 +138,7 @@ def run_simulations(kernels, params, root, tree, policy, rng, workspace, data, s
             depth = 0
             path[0] = 0
             if ints[0, I_SOLVED] != UNSOLVED:
-                if not settings.fastest_win or ints[0, I_SOLVED] != LOSS:
-                    return sim
-                node = open_child(ints, floats, 0, settings.exploration)  # a faster win there?
+                node = policy.proven_root(ints, floats, settings)  # (MCTS: a faster win?)
                 if node < 0:
                     return sim
                 moves[0] = ints[node, I_ACTION]

@@ -17,13 +17,14 @@ from agents.generic import EnvPosition, caller_evaluates, generic_simulations
 from agents.loop import rollout_value, run_simulations
 from agents.rollout import expansion_flags, new_policy_data, policy_rollout
 from agents.rules import (
+    MCTS_BACKUPS,
     MCTS_SELECTIONS,
+    Rules,
     SearchPolicy,
     SearchSettings,
-    Selection,
     caller_expands_on_second_visit,
     expand_on_second_visit,
-    selection_rule,
+    search_rules,
 )
 from agents.search import (
     DEFAULT_MAX_NODES,
@@ -68,6 +69,7 @@ class SearchOptions:
     lgr: bool = False
     local: bool = False
     exact: bool = False
+    backup: str | None = None
 
     @property
     def policy(self) -> bool:
@@ -90,6 +92,8 @@ def check_option(name: str, value: Any) -> Any:
         return require_number("exploration", value, 0.0)
     if name == "selection":
         return require_choice("selection", value, SELECTIONS)
+    if name == "backup":
+        return require_choice("backup", value, MCTS_BACKUPS)
     if name == "rave_equivalence":
         return require_number("rave_equivalence", value, 0.0, strict_low=True)
     if name == "pool_rave":
@@ -168,6 +172,11 @@ class MCTSAgent(SearchAgent):
             (8) nodes per simulation of ``simulations``, about the time of half as many
             simulations again. The simulations then get what is left of the time. As a game
             default it applies only where the game has a solver.
+        backup: How a simulation's result is backed up (:data:`agents.rules.BACKUPS`): None
+            (the default) the selection rule's own (the mean value, with the statistics
+            UCB1-tuned and RAVE read); ``"max"``: a node is valued by its best child (MaxUCT,
+            Keller and Helmert 2013; not with ``ucb1-tuned`` or RAVE, which read statistics
+            it does not keep).
         preset: ``"default"`` (the game's recommended options) or ``"uct"`` (plain UCT) for
             the options left unset.
         reuse_tree: Keep the subtree of the moves played since the last search.
@@ -200,6 +209,7 @@ class MCTSAgent(SearchAgent):
         lgr: bool | None = None,
         local: bool | None = None,
         exact: bool | None = None,
+        backup: str | None = None,
         preset: str = "default",
         reuse_tree: bool = True,
         max_nodes: int = DEFAULT_MAX_NODES,
@@ -218,6 +228,7 @@ class MCTSAgent(SearchAgent):
             "lgr": lgr,
             "local": local,
             "exact": exact,
+            "backup": backup,
         }
         options = check_options({k: v for k, v in given.items() if v is not None}, "MCTSAgent")
         preset = require_choice("preset", preset, PRESETS)
@@ -235,9 +246,11 @@ class MCTSAgent(SearchAgent):
         )
         if self.backend == "generic":
             _refuse_compiled_game_options(options, "backend='generic'")
-        if "selection" in options:
-            rule = _selection(options["selection"], bool(options.get("rave")))
-            require_simulations_for(rule, options["selection"], simulations, "MCTSAgent")
+        if "selection" in options or "backup" in options:
+            rule = _rules(SearchOptions(**options))
+            require_simulations_for(
+                rule.root.needs_simulations, options.get("selection"), simulations, "MCTSAgent"
+            )
         self.options = options
         self.preset = preset
         self._active = SearchOptions(**options) if preset == "uct" else None
@@ -267,7 +280,7 @@ class MCTSAgent(SearchAgent):
         defaults = {} if self.preset == "uct" else type(game).search_defaults
         resolved = SearchOptions(**{**defaults, **self.options})
         require_rave_for_pool(resolved.pool_rave, resolved.rave, "MCTSAgent", f" on {game!r}")
-        _selection(resolved.selection, resolved.rave)  # a rule with no RAVE variant: refused
+        _rules(resolved, game)  # a rule with no RAVE variant, a backup that does not fit: refused
         if resolved.local and not game.neighbourhoods:
             raise ValueError(
                 f"MCTSAgent: local=True needs moves that are cells with neighbours; the moves "
@@ -303,7 +316,6 @@ class MCTSAgent(SearchAgent):
             exploration=options.exploration,
             rave_equivalence=options.rave_equivalence,
             expansion=flags,
-            fastest_win=True,
         )
 
     def compiled_setup(self, game: BoardGame) -> tuple[SearchPolicy, Any, Any]:
@@ -314,7 +326,7 @@ class MCTSAgent(SearchAgent):
         setup = self._setups.get(game)
         if setup is None:
             options = self.options_for(game)
-            rule = _selection(options.selection, options.rave)
+            rule = _rules(options)
             evaluate, data = rollout_value, _NO_DATA
             if options.policy:
                 state = game.new_initial_state().data
@@ -329,9 +341,10 @@ class MCTSAgent(SearchAgent):
                 evaluate = policy_rollout
             settings = self._settings_for(options)
             policy = SearchPolicy(
-                rule.select, expand_on_second_visit, evaluate, rule.backup, settings
-            )
-            setup = self._setups[game] = (policy, rule.choose, data)
+                rule.select, expand_on_second_visit, evaluate, rule.backup, rule.root.proven,
+                settings,
+            )  # fmt: skip
+            setup = self._setups[game] = (policy, rule.choice.choose, data)
         return setup
 
     def _before_search(self, state: GameState | None) -> None:
@@ -343,7 +356,7 @@ class MCTSAgent(SearchAgent):
         else:
             self._active = self.options_for(state.game)
             self._settings = self.compiled_setup(state.game)[0].settings
-        self._rule = _selection(self._active.selection, self._active.rave)
+        self._rule = _rules(self._active)
 
     def _prove_root(
         self,
@@ -465,6 +478,7 @@ class MCTSAgent(SearchAgent):
         if (
             policy is None
             or policy.select is not self._rule.select
+            or policy.backup is not self._rule.backup
             or policy.settings is not self._settings
         ):
             policy = self._generic_policy = SearchPolicy(
@@ -472,6 +486,7 @@ class MCTSAgent(SearchAgent):
                 caller_expands_on_second_visit,
                 caller_evaluates,
                 self._rule.backup,
+                self._rule.root.proven,
                 self._settings,
             )  # kept: numba types a policy once per object
         return generic_simulations(
@@ -505,13 +520,19 @@ for _name in OPTION_NAMES:
     setattr(MCTSAgent, _name, _option_property(_name))
 
 
-def _selection(name: str, rave: bool) -> Selection:
-    """The selection rule ``name`` (RAVE's variant with ``rave``), refused with
-    ``MCTSAgent``'s name in the message where it has no such variant."""
+def _rules(options: SearchOptions, game: BoardGame | None = None) -> Rules:
+    """The rules of a search with these options (MCTS searches a won root for a faster win),
+    refused with ``MCTSAgent``'s name and the options in the message where they do not fit
+    (on ``game``, whose defaults may have set some)."""
     try:
-        return selection_rule(name, rave=rave)
+        return search_rules(
+            options.selection, rave=options.rave, backup=options.backup, roots=("fastest-win",)
+        )
     except ValueError as error:
-        raise ValueError(f"MCTSAgent: selection={name!r} with rave={rave}: {error}") from None
+        where = "" if game is None else f" on {game!r}"
+        given = f"selection={options.selection!r} with rave={options.rave}"
+        given += "" if options.backup is None else f", backup={options.backup!r}"
+        raise ValueError(f"MCTSAgent: {given}{where}: {error}") from None
 
 
 def _refuse_compiled_game_options(options: dict[str, Any], where: str) -> None:

@@ -18,7 +18,9 @@ from agents.rules import (
     SearchSettings,
     caller_expands,
     expand_on_first_visit,
-    selection_rule,
+    sampled_child,
+    sampling_total,
+    search_rules,
 )
 from agents.search import DEFAULT_MAX_NODES, SearchAgent, require_simulations_for
 from connectn_env.games import GameState
@@ -92,7 +94,10 @@ class PUCTAgent(SearchAgent):
         noise_fraction: Weight of the Dirichlet noise in the root priors (0.25 in AlphaZero
             self-play; 0 to play at full strength). Added once per root position.
         temperature: Move choice: 0 plays the selection rule's move (PUCT: the most visited,
-            a proven win first); > 0 samples proportionally to ``visits ** (1 / temperature)``.
+            a proven win first); > 0 samples proportionally to ``visits ** (1 / temperature)``
+            among the moves not proven lost (a proven win or draw, or the slowest loss when
+            every move loses, is played as at 0), as :class:`agents.batched.BatchedSearch`
+            does; with ``selection="gumbel"`` the halving's move, whatever the temperature.
         selection: ``"puct"`` (AlphaZero) or ``"gumbel"`` (Gumbel AlphaZero's root search:
             :mod:`agents.gumbel`; needs ``simulations``).
         reuse_tree: Keep the subtree of the moves played since the last search.
@@ -135,13 +140,14 @@ class PUCTAgent(SearchAgent):
         self.noise_fraction = require_fraction("noise_fraction", noise_fraction)
         self.temperature = require_number("temperature", temperature, 0.0)
         self.selection = require_choice("selection", selection, SELECTIONS)
-        require_simulations_for(selection_rule(self.selection), selection, simulations, "PUCTAgent")
+        needs = search_rules(self.selection).root.needs_simulations
+        require_simulations_for(needs, selection, simulations, "PUCTAgent")
         self._noised_key: Any = None
         self._policies: dict[Any, SearchPolicy] = {}
 
     def _before_search(self, state: GameState | None) -> None:
         """This search's settings (a selection rule's ``prepare`` replaces them)."""
-        self._rule = selection_rule(self.selection)
+        self._rule = search_rules(self.selection)
         settings = self._settings
         if type(settings) is not SearchSettings or settings.exploration != self.c_puct:
             self._settings = SearchSettings(exploration=self.c_puct)
@@ -167,8 +173,9 @@ class PUCTAgent(SearchAgent):
             or policy.select is not self._rule.select
             or (policy.settings is not self._settings)
         ):
+            rule = self._rule
             policy = SearchPolicy(
-                self._rule.select, expand, evaluate, self._rule.backup, self._settings
+                rule.select, expand, evaluate, rule.backup, rule.root.proven, self._settings
             )
             self._policies[(expand, evaluate)] = policy
         return policy
@@ -270,17 +277,15 @@ class PUCTAgent(SearchAgent):
         self._noised_key = key
 
     def _choose(self) -> int:
-        if self.temperature == 0:
-            return super()._choose()
-        ints = self._trees[0][0]
-        first, count = ints[0, search_tree.I_FIRST], ints[0, search_tree.I_COUNT]
-        children = np.arange(first, first + count)
-        counts = ints[children, search_tree.I_VISITS].astype(np.float64)
-        logits = np.log(np.maximum(counts, 1e-300)) / self.temperature
-        weights = np.where(counts > 0, np.exp(logits - logits.max()), 0.0)
-        if weights.sum() == 0:
-            weights = np.ones(count)
-        return int(self._generator.choice(children, p=weights / weights.sum()))
+        """The move choice's move, or one drawn at the temperature (see the class
+        docstring; the draw is :class:`~agents.batched.BatchedSearch`'s)."""
+        ints, floats, _ = self._trees[0]
+        if self.temperature > 0 and self._rule.choice.samples:
+            total = sampling_total(ints, floats, self.temperature)
+            if total > 0:
+                draw = self._generator.random() * total
+                return int(sampled_child(ints, floats, self.temperature, draw))
+        return super()._choose()
 
     def root_priors(self) -> np.ndarray:
         """Priors of the last search's root (after noise) over the action space (for tests and

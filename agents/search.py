@@ -25,7 +25,7 @@ from agents.envapi import (
 )
 from agents.generic import EnvPosition, GenericWorkspace
 from agents.loop import new_workspace
-from agents.rules import UCT, SearchSettings, Selection
+from agents.rules import Rules, SearchSettings, search_rules
 from agents.treepool import touch, tree_pair
 from agents.treeview import SNAPSHOT_DEPTH, SNAPSHOT_WIDTH, TreeNode, snapshot, tree_text
 from connectn_env.games import BoardGame, ExactSolver, GameState
@@ -74,9 +74,10 @@ class SearchResult:
         action: The action chosen.
         visits: Visit count per action (int64, length ``num_actions``; 0 for illegal).
         values: Mean value per action for the player to move, in [-1, 1] (0 if unvisited).
-        pi: The search's policy over the action space (a training target): the selection
-            rule's ``root_policy``, the visit distribution (``visits / visits.sum()``) for
-            UCT and PUCT, the improved policy for Gumbel.
+        pi: The search's policy over the action space (a training target): the move
+            choice's ``target`` (:data:`agents.rules.MOVE_CHOICES`); for UCT and PUCT the
+            visit shares of the moves not proven lost (all of it on a proven win), for Gumbel
+            the improved policy.
         root_value: Mean value of the root for the player to move, in [-1, 1].
         simulations: Simulations run by this search (reused subtrees not counted).
         elapsed: Seconds spent.
@@ -222,15 +223,15 @@ def run_budget(
 
 
 def require_simulations_for(
-    rule: Selection, selection: str, simulations: int | None, where: str
+    needs_simulations: bool, selection: str | None, simulations: int | None, where: str
 ) -> None:
-    """Refuse a selection ``rule`` (named ``selection``) that plans a simulation budget
-    without one (``simulations`` None: a time limit alone).
+    """Refuse a search whose rules plan a simulation budget (``needs_simulations``: the
+    selection rule ``selection``'s) without one (``simulations`` None: a time limit alone).
 
     Raises:
-        ValueError: the rule needs simulations and none are given.
+        ValueError: the rules need simulations and none are given.
     """
-    if rule.needs_simulations and simulations is None:
+    if needs_simulations and simulations is None:
         raise ValueError(
             f"{where}: selection={selection!r} plans a simulation budget; give simulations "
             "(a time limit alone cannot be planned)"
@@ -292,7 +293,7 @@ class SearchAgent:
         self._root_key: Any = None  # what the current tree's root is, for reuse
         self._workspace: tuple[Any, Any] | None = None  # (game, compiled workspace)
         self._generic_workspace = GenericWorkspace()
-        self._rule: Selection = UCT  # the selection rule (subclasses set theirs)
+        self._rule: Rules = search_rules("ucb1")  # the search's rules (subclasses set theirs)
         self._settings: Any = SearchSettings(exploration=1.4)  # its settings, this search
         self._last_num_actions = 0
         self._limit_reached = False
@@ -335,18 +336,19 @@ class SearchAgent:
         return 0, False
 
     def _choose(self) -> int:
-        """The root child (tree index) to play: the selection rule's choice."""
+        """The root child (tree index) to play: the rules' move choice."""
         ints, floats, _ = self._trees[0]
-        return int(self._rule.choose(ints, floats, self._settings))
+        return int(self._rule.choice.choose(ints, floats, self._settings))
 
     def _prepare_rule(self, step: Callable[[int], int]) -> int:
-        """Run the selection rule's ``prepare`` once the root is expanded (by a simulation
-        through ``step`` if need be); returns the simulations run."""
-        if self._rule.prepare is None:
+        """Run the root rule's ``prepare`` once the root is expanded (by a simulation through
+        ``step`` if need be); returns the simulations run."""
+        prepare = self._rule.root.prepare
+        if prepare is None:
             return 0
         tree = self._trees[0]
         done = step(1) if tree[0][0, search_tree.I_COUNT] == 0 else 0
-        self._settings = self._rule.prepare(tree, self._settings, self._generator, self.simulations)
+        self._settings = prepare(tree, self._settings, self._generator, self.simulations)
         return done
 
     # --- search ---------------------------------------------------------------------
@@ -479,8 +481,9 @@ class SearchAgent:
         rng = new_rng(self._generator)
         self._limit_reached = False
         self._action_name = state.game.action_name if state is not None else str
-        if self._rule.prepare is not None:  # its settings' type from the first simulation on
-            self._settings = self._rule.prepare(
+        prepare = self._rule.root.prepare
+        if prepare is not None:  # its settings' type from the first simulation on
+            self._settings = prepare(
                 self._trees[0], self._settings, self._generator, self.simulations
             )
         self._prepare_root(root, rng, key)
@@ -591,7 +594,7 @@ class SearchAgent:
         total = visits.sum()
         if count > 0 and total > 0:
             policy = np.zeros(count, dtype=np.float64)
-            self._rule.root_policy(ints, floats, self._settings, policy)
+            self._rule.choice.target(ints, floats, self._settings, policy)
             pi = np.zeros(n, dtype=np.float64)
             pi[actions] = policy
         else:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from agents.batched import BatchedSearch, BatchEvaluator
-from agents.rules import selection_rule
+from agents.rules import search_rules
 from connectn_env.games import BoardGame
 from connectn_env.games.compile_notice import compiling
 from connectn_env.games.validation import require_fraction, require_int, require_number
@@ -117,7 +117,7 @@ class BatchedSelfPlay:
         self.fast_simulations = require_int("fast_simulations", fast_simulations, 1, simulations)
         self.simulations = simulations
         self.opening_moves = require_int("opening_moves", opening_moves, 0, game.rows * game.cols)
-        explores = selection_rule(selection).explores_itself  # Gumbel: no Dirichlet noise
+        explores = search_rules(selection).root.explores_itself  # Gumbel: no Dirichlet noise
         self._noise = None if explores else (self.dirichlet_alpha, self.noise_fraction)
         self._traces: list[list[tuple[np.ndarray, int, np.ndarray, np.ndarray, int]]] = [
             [] for _ in range(games)

@@ -180,25 +180,6 @@ def expand(ints, floats, meta, node, player, actions, priors, count):
 
 
 @njit(cache=True, inline="always")
-def open_child(ints, floats, node, exploration):
-    """The unsolved child of ``node`` to search (UCT; unvisited ones first), or -1."""
-    first = ints[node, I_FIRST]
-    weight = exploration * sqrt_log(max(ints[node, I_VISITS], 1))
-    best = -1
-    best_score = -math.inf
-    for child in range(first, first + ints[node, I_COUNT]):
-        if ints[child, I_SOLVED] != UNSOLVED:
-            continue
-        if ints[child, I_VISITS] == 0:
-            return child
-        score = floats[child, F_MEAN] + weight * floats[child, F_INV_SQRT]
-        if score > best_score:
-            best_score = score
-            best = child
-    return best
-
-
-@njit(cache=True, inline="always")
 def mover_of(ints, node):
     """The player who made the move into ``node`` (for the root: the opponent of its player)."""
     parent = ints[node, I_PARENT]

@@ -4,7 +4,8 @@ Grammar::
 
     random[:seed=S]
     mcts[:key=value,...]       keys: simulations, time, c, selection, rave, rave_k, pool_rave,
-                               decisive, lgr, local, exact, preset, reuse, max_nodes, seed
+                               decisive, lgr, local, exact, backup, preset, reuse, max_nodes,
+                               seed
     puct[:key=value,...]       keys: simulations, time, c, selection, temperature, noise, alpha,
                                reuse, max_nodes, seed
     ab[:key=value,...]         alpha-beta; keys: depth, time, nodes, table_bits, seed
@@ -44,7 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from agents.rules import MCTS_SELECTIONS, PUCT_SELECTIONS
+from agents.rules import MCTS_BACKUPS, MCTS_SELECTIONS, PUCT_SELECTIONS
 from connectn_env.errors import ConnectnError
 from connectn_env.games.validation import require_int
 from connectn_env.memory_limits import check_max_nodes
@@ -101,6 +102,7 @@ _KEYS: dict[str, dict[str, _Key]] = {
         "lgr": _Key("lgr", bool),
         "local": _Key("local", bool),
         "exact": _Key("exact", bool),
+        "backup": _Key("backup", str, choices=MCTS_BACKUPS),
         "preset": _Key("preset", str, choices=("default", "uct")),
         "reuse": _Key("reuse_tree", bool),
         "max_nodes": _Key("max_nodes", int, 2),  # and what the machine can hold

@@ -1023,7 +1023,7 @@ def test_self_play_adds_root_noise_unless_the_rule_explores_itself(selection, no
     """Dirichlet noise at the root for PUCT; none for a rule that draws its own (Gumbel): its
     games do not depend on the noise settings."""
     from agents.batched import uniform_evaluator
-    from agents.rules import selection_rule
+    from agents.rules import search_rules
     from agents.selfplay import BatchedSelfPlay
 
     game = REGISTRY.make("tictactoe")
@@ -1037,7 +1037,7 @@ def test_self_play_adds_root_noise_unless_the_rule_explores_itself(selection, no
         while len(played) < 4:
             played += selfplay.play(uniform_evaluator, moves=1)
         games.append([g.policies.tolist() for g in played])
-    assert selection_rule(selection).explores_itself is not noise_matters
+    assert search_rules(selection).root.explores_itself is not noise_matters
     assert (games[0] != games[1]) is noise_matters
 
 

@@ -12,7 +12,7 @@ from agents_helpers import play, pz_tictactoe
 
 from agents import MCTSAgent, PUCTAgent
 from agents.gumbel import MAX_CONSIDERED, halving_level
-from agents.rules import MCTS_SELECTIONS, PUCT_SELECTIONS, selection_rule
+from agents.rules import MCTS_SELECTIONS, PUCT_SELECTIONS, search_rules
 from connectn_env import connect_n_v0, gomoku_v0, othello_v0
 from connectn_env.games import REGISTRY
 from connectn_env.specs import MAX_SIMULATIONS, parse_agent_spec
@@ -132,7 +132,7 @@ def test_gumbel_options_are_checked() -> None:
         PUCTAgent(simulations=None, time_limit=1.0, selection="gumbel")
     with pytest.raises(ValueError, match="plans a simulation budget"):
         MCTSAgent(time_limit=1.0, selection="gumbel")
-    with pytest.raises(ValueError, match="no selection rule 'gumbel' with rave=True"):
+    with pytest.raises(ValueError, match="selection rule 'gumbel' has no RAVE variant"):
         MCTSAgent(simulations=10, selection="gumbel", rave=True)
     env = gomoku_v0.env(size=9)  # Gomoku's defaults have RAVE: refused when the search starts
     env.reset()
@@ -140,8 +140,8 @@ def test_gumbel_options_are_checked() -> None:
         MCTSAgent(simulations=10, selection="gumbel").search(env)
     with pytest.raises(ValueError, match="selection"):
         PUCTAgent(selection="ucb1")
-    with pytest.raises(ValueError, match="no selection rule 'gumbel' with rave=True"):
-        selection_rule("gumbel", rave=True)
+    with pytest.raises(ValueError, match="selection rule 'gumbel' has no RAVE variant"):
+        search_rules("gumbel", rave=True)
     assert "gumbel" in MCTS_SELECTIONS
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from agents import tree as search_tree
 from agents.batched import _choose_actions
-from agents.rules import most_visited_child, resisting_child, selection_rule
+from agents.rules import most_visited_child, resisting_child, same_settings, search_rules
 from agents.tree import DRAW, LOSS, UNSOLVED, WIN, best_root_child, resisting_root_child
 
 STATUS = {"open": UNSOLVED, "win": WIN, "loss": LOSS, "draw": DRAW}
@@ -115,13 +115,21 @@ def test_the_resisting_rule_agrees_with_its_plain_statement_on_random_roots() ->
 
 
 def test_puct_agents_and_batched_searches_choose_by_the_resisting_rule_and_uct_does_not() -> None:
-    assert selection_rule("puct").choose is resisting_child
-    assert selection_rule("ucb1").choose is most_visited_child
+    assert search_rules("puct").choice.choose is resisting_child
+    assert search_rules("ucb1").choice.choose is most_visited_child
     children = [("loss", 140, 5), ("loss", 60, 9), ("open", 40, 0)]
     ints, floats = root_with(children)
     out = np.zeros(1, dtype=np.int64)
     rngs = np.ones((1, 1), dtype=np.uint64)
-    _choose_actions(ints[None], floats[None], np.zeros(1, dtype=np.int64), np.zeros(1), rngs, out)
-    assert out[0] == 1  # temperature 0: the slowest proven loss
-    _choose_actions(ints[None], floats[None], np.zeros(1, dtype=np.int64), np.ones(1), rngs, out)
-    assert out[0] == 2  # sampled among the moves not proven lost
+    slots = np.zeros(1, dtype=np.int64)
+
+    def choose(temperature: float) -> int:
+        _choose_actions(
+            ints[None], floats[None], slots, 0, same_settings, resisting_child, True,
+            np.full(1, temperature), rngs, out,
+        )  # fmt: skip
+        return int(out[0])
+
+    assert search_rules("puct").choice.samples
+    assert choose(0.0) == 1  # temperature 0: the slowest proven loss
+    assert choose(1.0) == 2  # sampled among the moves not proven lost

@@ -18,28 +18,30 @@ from agents import tree as search_tree
 from agents.loop import new_workspace, resolve_leaf, rollout_value, run_simulations
 from agents.rules import (
     ASK_BOTH,
-    PUCT,
-    UCT,
     SearchPolicy,
     SearchSettings,
     caller_expands,
     expand_on_first_visit,
     expand_on_second_visit,
+    search_rules,
 )
 from connectn_env import connect_n_v0, gomoku_v0
 from connectn_env.games import REGISTRY, GameState
 
 NO_DATA = np.zeros(0, dtype=np.int64)
-UCT_SETTINGS = SearchSettings(exploration=1.4, fastest_win=True)
+UCT = search_rules("ucb1", roots=("fastest-win",))
+PUCT = search_rules("puct")
+UCT_SETTINGS = SearchSettings(exploration=1.4)
 UCT_POLICY = SearchPolicy(
-    UCT.select, expand_on_second_visit, rollout_value, UCT.backup, UCT_SETTINGS
+    UCT.select, expand_on_second_visit, rollout_value, UCT.backup, UCT.root.proven, UCT_SETTINGS
 )
 PUCT_SETTINGS = SearchSettings(exploration=1.25)
 PUCT_POLICY = SearchPolicy(
-    PUCT.select, expand_on_first_visit, rollout_value, PUCT.backup, PUCT_SETTINGS
-)
+    PUCT.select, expand_on_first_visit, rollout_value, PUCT.backup, PUCT.root.proven,
+    PUCT_SETTINGS,
+)  # fmt: skip
 PUCT_BY_CALLER = SearchPolicy(
-    PUCT.select, caller_expands, rollout_value, PUCT.backup, PUCT_SETTINGS
+    PUCT.select, caller_expands, rollout_value, PUCT.backup, PUCT.root.proven, PUCT_SETTINGS
 )
 
 
