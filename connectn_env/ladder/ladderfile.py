@@ -58,6 +58,7 @@ TARGET_HALF_WIDTH = 50.0  # Elo: a rating's 95% interval at most +-50
 DEFAULT_HELD_OUT = 4  # pairings a build holds out of the fit to check it
 MAX_HELD_OUT = 100
 HELD_OUT_GOAL = 0.8  # share of held-out pairings that must be consistent
+MIN_LEVEL_GAP = 100.0  # Elo between a level for players and the one below it
 MAX_RATING = 10_000.0  # Elo: a rating or interval end beyond +-this is refused
 _MAX_BYTES = 1 << 22
 MAX_COUNT = 10**12  # games, wins, draws, losses, errors
@@ -170,6 +171,16 @@ class Ladder:
             },
         }
 
+    def levels(self) -> list[LadderRung]:
+        """The rungs that are levels for players, weakest first: from the strongest rung
+        down, each at least :data:`MIN_LEVEL_GAP` Elo below the level above it (a rung
+        closer than that to it is not a level)."""
+        chosen: list[LadderRung] = []
+        for rung in reversed(self.by_rating()):
+            if not chosen or rung.rating <= chosen[-1].rating - MIN_LEVEL_GAP:
+                chosen.append(rung)
+        return chosen[::-1]
+
     def by_rating(self) -> list[LadderRung]:
         """The rungs, weakest first by their fitted ratings."""
         return sorted(self.rungs, key=lambda rung: rung.rating)
@@ -184,15 +195,24 @@ class Ladder:
         ci_width = max(len("95% CI"), *(len(_ci(r)) for r in self.rungs))
         lines.append(
             f"level  {'rung':<{width}}  {'spec':<{spec_width}}    Elo  "
-            f"{'95% CI':<{ci_width}}  games"
+            f"{'95% CI':<{ci_width}}  above the rung below  games"
         )
-        for level, r in enumerate(self.by_rating(), start=1):
+        levels = {rung.label: number for number, rung in enumerate(self.levels(), start=1)}
+        predictor = self.predictor()
+        below = None
+        for r in self.by_rating():
             held = " (held)" if r.label in self.fixed else ""
             held += " (cannot play here)" if r.missing else ""
+            level = f"{levels[r.label]:5d}" if r.label in levels else " " * 5
+            gap = ""
+            if below is not None:
+                spread = Z95 * predictor.difference_error(r.label, below.label)
+                gap = f"{r.rating - below.rating:+.0f} +- {spread:.0f}"
             lines.append(
-                f"{level:5d}  {r.label:<{width}}  {r.spec:<{spec_width}}  {r.rating:+5.0f}  "
-                f"{_ci(r):<{ci_width}}  {r.games:5d}{held}"
+                f"{level}  {r.label:<{width}}  {r.spec:<{spec_width}}  {r.rating:+5.0f}  "
+                f"{_ci(r):<{ci_width}}  {gap:<20}  {r.games:5d}{held}"
             )
+            below = r
         rows = calibration(self.pairings, self.ratings)
         distinct = {(p.a, p.b): p.distinct for p in self.pairings}
         if rows:

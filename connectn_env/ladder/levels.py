@@ -1,6 +1,6 @@
 """Difficulty levels for players, read from a game's shipped ladder: level 1 is the weakest
 rung (the one a beginner beats), the highest level the strongest rung, by fitted rating, and
-each level at least :data:`MIN_LEVEL_GAP` (100) Elo above the one below, so that every level
+each level at least 100 Elo above the one below (:meth:`Ladder.levels`), so that every level
 is harder than the last (taken from the strongest rung down: a rung within 100 Elo of the
 level above it is a rung, not a level).
 "Level 5" of a game is then the same agent everywhere that uses this module: ``connectn play
@@ -16,8 +16,6 @@ from typing import Any
 from connectn_env.ladder.games import command_game, ladder_key
 from connectn_env.ladder.ladderfile import LadderRung, shipped_keys, shipped_ladder
 
-MIN_LEVEL_GAP = 100.0  # Elo between a level and the one below it
-
 
 def levels(game: Any) -> list[LadderRung]:
     """The rungs of ``game``'s shipped ladder that are levels (see the module docstring):
@@ -28,11 +26,7 @@ def levels(game: Any) -> list[LadderRung]:
         ValueError: an unknown game, or a game without a shipped ladder (the message names
             the games that have one).
     """
-    chosen: list[LadderRung] = []
-    for rung in reversed(shipped_ladder(levels_key(game)).by_rating()):
-        if not chosen or rung.rating <= chosen[-1].rating - MIN_LEVEL_GAP:
-            chosen.append(rung)
-    return chosen[::-1]
+    return shipped_ladder(levels_key(game)).levels()
 
 
 def levels_key(game: Any) -> str:
