@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from agents import options as declare
 from agents import tree as search_tree
 from agents.generic import EnvPosition, caller_evaluates, generic_simulations
 from agents.loop import rollout_value, run_simulations
@@ -28,7 +29,6 @@ from agents.rules import (
 from agents.search import DEFAULT_MAX_NODES, DEFAULT_SIMULATIONS, SearchAgent, SearchResult
 from connectn_env.games import BoardGame, ExactSolver, GameState
 from connectn_env.games.contract import bind
-from connectn_env.games.validation import require_bool, require_choice, require_int, require_number
 
 SELECTIONS = MCTS_SELECTIONS
 PRESETS = ("default", "uct")
@@ -74,35 +74,92 @@ ROLLOUT_OPTIONS = ("decisive", "lgr", "pool_rave", "local")  # need the compiled
 COMPILED_GAME_OPTIONS = (*ROLLOUT_OPTIONS, "exact")  # need one of this suite's games
 
 
-def check_option(name: str, value: Any) -> Any:
-    """``value`` checked (and converted) as the search option ``name``.
+@dataclass(frozen=True)
+class MCTSOptions:
+    """:class:`MCTSAgent`'s options as declared once (spec ``mcts:key=value,...``): each
+    field's metadata gives its range, spec key and help; made from a spec or from the
+    constructor's arguments, it checks them (one by one, then together). None: unset (the
+    game's recommended value, see :class:`MCTSAgent`). The seed is the constructor's own (it
+    also takes a ``np.random.Generator``)."""
 
-    Raises:
-        TypeError, ValueError: a wrong type or value, named with what is allowed.
-    """
-    if name == "exploration":
-        return require_number("exploration", value, 0.0)
-    if name == "selection":
-        return require_choice("selection", value, SELECTIONS)
-    if name == "rave_equivalence":
-        return require_number("rave_equivalence", value, 0.0, strict_low=True)
-    if name == "pool_rave":
-        return require_int("pool_rave", value, 0)
-    if name in ("rave", "decisive", "lgr", "local", "exact"):
-        return require_bool(name, value)
-    raise TypeError(f"unknown search option {name!r}; the options are {', '.join(OPTION_NAMES)}")
+    simulations: int | None = declare.simulations()
+    time_limit: float | None = declare.time_limit()
+    exploration: float | None = declare.option(
+        None, float, low=0.0, high=1e6, key="c", aliases=("exploration",),
+        help="exploration constant c of UCT",
+    )  # fmt: skip
+    selection: str | None = declare.option(
+        None, str, choices=SELECTIONS, key="selection", help="the tree's selection rule"
+    )
+    rave: bool | None = declare.option(
+        None, bool, key="rave", help="blend in all-moves-as-first values (MC-RAVE)"
+    )
+    rave_equivalence: float | None = declare.option(
+        None, float, low=0.0, strict=True, high=1e12, key="rave_k",
+        aliases=("rave_equivalence",),
+        help="RAVE schedule: the AMAF weight halves at about k visits",
+    )  # fmt: skip
+    pool_rave: int | None = declare.option(
+        None, int, low=0, high=10**6, key="pool_rave",
+        help="K > 0: play-outs draw moves from the K best AMAF moves (needs rave)",
+    )  # fmt: skip
+    decisive: bool | None = declare.option(
+        None, bool, key="decisive", help="play-outs play (and stop) wins at once"
+    )
+    lgr: bool | None = declare.option(
+        None, bool, key="lgr", help="play-outs play the last good reply (LGRF-1)"
+    )
+    local: bool | None = declare.option(
+        None, bool, key="local", help="play-outs and new nodes consider cells near the stones"
+    )
+    exact: bool | None = declare.option(
+        None, bool, key="exact", help="the game's exact solver proves root moves first"
+    )
+    preset: str = declare.option(
+        "default", str, choices=PRESETS, key="preset",
+        help="options left unset: the game's recommended ones (default) or plain UCT's (uct)",
+    )  # fmt: skip
+    reuse_tree: bool = declare.reuse_tree()
+    max_nodes: int = declare.max_nodes(DEFAULT_MAX_NODES)
+    seed: int | None = declare.seed()
+
+    def __post_init__(self) -> None:
+        declare.check_fields(self)
+        self.check_together()
+
+    def check_together(self) -> None:
+        """Refuse options valid one by one but not together (see :func:`check_together`)."""
+        budget = self.simulations
+        if budget is None and self.time_limit is None:
+            budget = DEFAULT_SIMULATIONS
+        check_together(self.search_options(), "MCTSAgent", self.preset, budget)
+
+    def search_options(self) -> dict[str, Any]:
+        """The search options given (those not None), by name."""
+        values = {name: getattr(self, name) for name in OPTION_NAMES}
+        return {name: value for name, value in values.items() if value is not None}
 
 
-def check_options(options: dict[str, Any], where: str) -> dict[str, Any]:
-    """Every option of ``options`` checked, and PoolRAVE only with RAVE (``where`` names the
-    source in errors, e.g. a game's ``search_defaults``)."""
-    checked = {name: check_option(name, value) for name, value in options.items()}
-    if checked.get("pool_rave", 0) > 0 and checked.get("rave") is False:
+def check_together(
+    options: dict[str, Any], where: str, preset: str = "default", simulations: int | None = 1
+) -> None:
+    """Refuse checked options that do not go together (``where`` names the source in
+    errors): PoolRAVE without RAVE, a selection rule without a RAVE variant with RAVE, one that
+    plans a simulation budget without one (``simulations`` None)."""
+    pool_rave, rave = options.get("pool_rave", 0), options.get("rave")
+    if pool_rave > 0 and (rave is False or (preset == "uct" and rave is None)):
+        unset = "; preset='uct' leaves RAVE off" if rave is None else ""
         raise ValueError(
-            f"{where}: pool_rave={checked['pool_rave']} needs rave=True (PoolRAVE draws "
-            "play-out moves from RAVE's AMAF values)"
+            f"{where}: pool_rave={pool_rave} needs rave=True (PoolRAVE draws play-out moves "
+            f"from RAVE's AMAF values{unset})"
         )
-    return checked
+    if "selection" in options:
+        rule = _selection(options["selection"], bool(options.get("rave")))
+        if rule.needs_simulations and simulations is None:
+            raise ValueError(
+                f"{where}: selection={options['selection']!r} plans a simulation budget; "
+                "give simulations (a time limit alone cannot be planned)"
+            )
 
 
 class MCTSAgent(SearchAgent):
@@ -190,46 +247,38 @@ class MCTSAgent(SearchAgent):
         seed: Any = None,
         backend: str = "auto",
     ) -> None:
-        if simulations is None and time_limit is None:
-            simulations = DEFAULT_SIMULATIONS
-        given = {
-            "exploration": exploration,
-            "selection": selection,
-            "rave": rave,
-            "rave_equivalence": rave_equivalence,
-            "pool_rave": pool_rave,
-            "decisive": decisive,
-            "lgr": lgr,
-            "local": local,
-            "exact": exact,
-        }
-        options = check_options({k: v for k, v in given.items() if v is not None}, "MCTSAgent")
-        preset = require_choice("preset", preset, PRESETS)
-        if options.get("pool_rave", 0) > 0 and preset == "uct" and not options.get("rave"):
-            raise ValueError(
-                f"MCTSAgent: pool_rave={options['pool_rave']} needs rave=True (PoolRAVE draws "
-                "play-out moves from RAVE's AMAF values; preset='uct' leaves RAVE off)"
-            )
-        super().__init__(
+        declared = MCTSOptions(
             simulations=simulations,
             time_limit=time_limit,
-            max_nodes=max_nodes,
+            exploration=exploration,
+            selection=selection,
+            rave=rave,
+            rave_equivalence=rave_equivalence,
+            pool_rave=pool_rave,
+            decisive=decisive,
+            lgr=lgr,
+            local=local,
+            exact=exact,
+            preset=preset,
             reuse_tree=reuse_tree,
+            max_nodes=max_nodes,
+        )
+        if simulations is None and time_limit is None:
+            simulations = DEFAULT_SIMULATIONS
+        options = declared.search_options()
+        super().__init__(
+            simulations=simulations,
+            time_limit=declared.time_limit,
+            max_nodes=declared.max_nodes,
+            reuse_tree=declared.reuse_tree,
             backend=backend,
             seed=seed,
         )
         if self.backend == "generic":
             _refuse_compiled_game_options(options, "backend='generic'")
-        if "selection" in options:
-            rule = _selection(options["selection"], bool(options.get("rave")))
-            if rule.needs_simulations and simulations is None:
-                raise ValueError(
-                    f"MCTSAgent: selection={options['selection']!r} plans a simulation budget; "
-                    "give simulations (a time limit alone cannot be planned)"
-                )
         self.options = options
-        self.preset = preset
-        self._active = SearchOptions(**options) if preset == "uct" else None
+        self.preset = declared.preset
+        self._active = SearchOptions(**options) if self.preset == "uct" else None
         self._setups: dict[Any, tuple[SearchPolicy, Any, Any]] = {}
         self._exact_solvers: dict[BoardGame, ExactSolver | None] = {}
         self._known_child: int | None = None  # the root child to play without a search
@@ -524,4 +573,12 @@ def _refuse_compiled_game_options(options: dict[str, Any], where: str) -> None:
             )
 
 
-__all__ = ["OPTION_NAMES", "PRESETS", "SELECTIONS", "MCTSAgent", "SearchOptions", "check_options"]
+__all__ = [
+    "OPTION_NAMES",
+    "PRESETS",
+    "SELECTIONS",
+    "MCTSAgent",
+    "MCTSOptions",
+    "SearchOptions",
+    "check_together",
+]

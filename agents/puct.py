@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from agents import options as declare
 from agents import tree as search_tree
 from agents.generic import EnvPosition, caller_evaluates, generic_simulations
 from agents.loop import resolve_leaf, rollout_value, run_simulations
@@ -22,7 +24,6 @@ from agents.rules import (
 )
 from agents.search import DEFAULT_MAX_NODES, SearchAgent
 from connectn_env.games import GameState
-from connectn_env.games.validation import require_choice, require_number
 
 PolicyValueFn = Callable[[Any], tuple[Any, Any]]
 SELECTIONS = PUCT_SELECTIONS
@@ -66,6 +67,54 @@ def legal_priors(priors: np.ndarray, legal: np.ndarray) -> np.ndarray:
     chosen = priors[legal]
     total = chosen.sum()
     return chosen / total if total > 0 else np.full(len(legal), 1.0 / len(legal))
+
+
+@dataclass(frozen=True)
+class PUCTOptions:
+    """:class:`PUCTAgent`'s options as declared once (spec ``puct:key=value,...``; see the
+    agent for what each does): made from a spec or from the constructor's arguments, it
+    checks them. The seed is the constructor's own (it also takes a Generator)."""
+
+    simulations: int | None = declare.simulations(800)
+    time_limit: float | None = declare.time_limit()
+    c_puct: float = declare.option(
+        1.25, float, low=0.0, high=1e6, key="c", aliases=("c_puct",),
+        help="exploration constant c of PUCT",
+    )  # fmt: skip
+    selection: str = declare.option(
+        "puct", str, choices=SELECTIONS, key="selection", help="the root's selection rule"
+    )
+    temperature: float = declare.option(
+        0.0, float, low=0.0, high=1e6, key="temperature",
+        help="0: the best move; > 0: sampled by visits ** (1 / temperature)",
+    )  # fmt: skip
+    noise_fraction: float = declare.option(
+        0.0, float, low=0.0, high=1.0, key="noise", aliases=("noise_fraction",),
+        help="weight of the Dirichlet noise in the root priors",
+    )  # fmt: skip
+    dirichlet_alpha: float = declare.option(
+        0.3, float, low=0.0, strict=True, high=1e6, key="alpha", aliases=("dirichlet_alpha",),
+        help="concentration of the root noise",
+    )  # fmt: skip
+    reuse_tree: bool = declare.reuse_tree()
+    max_nodes: int = declare.max_nodes(DEFAULT_MAX_NODES)
+    seed: int | None = declare.seed()
+
+    def __post_init__(self) -> None:
+        declare.check_fields(self)
+        self.check_together()
+
+    def check_together(self) -> None:
+        """Refuse a selection rule that plans a simulation budget under a time limit alone."""
+        if (
+            selection_rule(self.selection).needs_simulations
+            and self.simulations is None
+            and (self.time_limit is not None)
+        ):
+            raise ValueError(
+                f"PUCTAgent: selection={self.selection!r} plans a simulation budget; give "
+                "simulations (a time limit alone cannot be planned)"
+            )
 
 
 class PUCTAgent(SearchAgent):
@@ -119,29 +168,31 @@ class PUCTAgent(SearchAgent):
     ) -> None:
         if policy_value_fn is not None and not callable(policy_value_fn):
             raise TypeError(f"policy_value_fn must be callable or None, got {policy_value_fn!r}")
-        super().__init__(
+        declared = PUCTOptions(
             simulations=simulations,
             time_limit=time_limit,
-            max_nodes=max_nodes,
+            c_puct=c_puct,
+            selection=selection,
+            temperature=temperature,
+            noise_fraction=noise_fraction,
+            dirichlet_alpha=dirichlet_alpha,
             reuse_tree=reuse_tree,
+            max_nodes=max_nodes,
+        )
+        super().__init__(
+            simulations=declared.simulations,
+            time_limit=declared.time_limit,
+            max_nodes=declared.max_nodes,
+            reuse_tree=declared.reuse_tree,
             backend=backend,
             seed=seed,
         )
         self.policy_value_fn = policy_value_fn
-        self.c_puct = require_number("c_puct", c_puct, 0.0)
-        self.dirichlet_alpha = require_number(
-            "dirichlet_alpha", dirichlet_alpha, 0.0, strict_low=True
-        )
-        self.noise_fraction = require_number("noise_fraction", noise_fraction, 0.0)
-        if self.noise_fraction > 1.0:
-            raise ValueError(f"noise_fraction must be between 0 and 1, got {noise_fraction}")
-        self.temperature = require_number("temperature", temperature, 0.0)
-        self.selection = require_choice("selection", selection, SELECTIONS)
-        if selection_rule(self.selection).needs_simulations and simulations is None:
-            raise ValueError(
-                f"PUCTAgent: selection={selection!r} plans a simulation budget; give "
-                "simulations (a time limit alone cannot be planned)"
-            )
+        self.c_puct = declared.c_puct
+        self.dirichlet_alpha = declared.dirichlet_alpha
+        self.noise_fraction = declared.noise_fraction
+        self.temperature = declared.temperature
+        self.selection = declared.selection
         self._noised_key: Any = None
         self._policies: dict[Any, SearchPolicy] = {}
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents import options as declare
 from agents.rules import PUCT_SELECTIONS
 from connectn_env.games.config import GameConfig
 from connectn_env.games.validation import (
@@ -18,7 +19,13 @@ from connectn_env.games.validation import (
     require_number,
 )
 
-__all__ = ["DEFAULT_SIMULATIONS", "SESSION_FIELDS", "ConfigError", "TrainConfig"]
+__all__ = [
+    "DEFAULT_SIMULATIONS",
+    "SESSION_FIELDS",
+    "AlphaZeroOptions",
+    "ConfigError",
+    "TrainConfig",
+]
 
 DEVICES = ("cpu", "cuda")
 MAX_CHANNELS = 1024
@@ -44,6 +51,46 @@ SESSION_FIELDS = (
     "checkpoint_minutes",
     "resume",
 )
+
+
+@dataclass(frozen=True)
+class AlphaZeroOptions:
+    """The options of a network agent as declared once (spec ``az:path=FILE,...`` or
+    ``az:pretrained,...``; see :class:`~agents.alphazero.AlphaZeroAgent`): made from a spec
+    or from the constructor's arguments, it checks them (no torch needed)."""
+
+    path: str | None = declare.option(
+        None, str, key="path", help="a checkpoint file (RUN_DIR/best.pt)"
+    )
+    pretrained: bool = declare.option(
+        False, bool, key="pretrained", help="the network shipped for the game"
+    )
+    network: str | None = declare.option(
+        None, str, key="network",
+        help="with pretrained: the shipped network must be the one whose SHA-256 starts so",
+    )  # fmt: skip
+    simulations: int | None = declare.simulations(200)
+    time_limit: float | None = declare.time_limit()
+    c_puct: float = declare.option(
+        1.5, float, low=0.0, high=1e6, key="c", aliases=("c_puct",),
+        help="exploration constant c of PUCT",
+    )  # fmt: skip
+    temperature: float = declare.option(
+        0.0, float, low=0.0, high=1e6, key="temperature",
+        help="0: the best move; > 0: sampled by visits ** (1 / temperature)",
+    )  # fmt: skip
+    device: str = declare.option(
+        "cpu", str, choices=DEVICES, key="device", help="torch device of the network"
+    )
+    precision: str = declare.option("float32", str, choices=PRECISIONS, help="inference precision")
+    threads: int | None = declare.option(
+        1, int, low=1, high=1024, key="threads", optional=True,
+        help="torch's threads during each search (None: torch's setting)",
+    )  # fmt: skip
+    seed: int | None = declare.seed()
+
+    def __post_init__(self) -> None:
+        declare.check_fields(self)
 
 
 class ConfigError(ValueError):
