@@ -27,7 +27,8 @@ class Option:
     """One option's declaration (the metadata of its dataclass field, key ``"option"``).
 
     Attributes:
-        kind: ``bool``, ``int``, ``float`` or ``str``.
+        kind: ``bool``, ``int``, ``float`` or ``str`` (checked here), or another type that
+            its class checks (a path, a tuple of budgets).
         low: The lowest value (None: no bound).
         strict: ``low`` itself is excluded.
         high: The highest value (None: no bound).
@@ -97,9 +98,11 @@ def spec_keys(cls: Any) -> dict[str, str]:
 
 
 def check_fields(instance: Any) -> None:
-    """Check and convert every declared field of a frozen dataclass instance in place."""
+    """Check and convert every declared field of a frozen dataclass instance in place (those
+    of a kind other than bool, int, float and str are the class's own to check)."""
     for name, declaration in declared(instance).items():
-        object.__setattr__(instance, name, declaration.check(name, getattr(instance, name)))
+        if declaration.kind in _KINDS:
+            object.__setattr__(instance, name, declaration.check(name, getattr(instance, name)))
 
 
 def unchecked(cls: Any, values: dict[str, Any]) -> Any:
@@ -152,14 +155,14 @@ def _check_argument(declaration: Option, name: str, value: Any) -> Any:
     kind, low, high = declaration.kind, declaration.low, declaration.high
     if kind is bool:
         return require_bool(name, value)
-    if kind is int:
-        return require_int(
-            name, value, None if low is None else int(low), None if high is None else int(high)
-        )
-    if kind is float:
-        value = _require_number(name, value, low, strict_low=declaration.strict)
+    if kind is int or kind is float:
+        value = require_int(name, value) if kind is int else _require_number(name, value)
+        if low is not None and (value < low or (declaration.strict and value == low)):
+            relation = "greater than" if declaration.strict else "at least"
+            raise ValueError(f"{name} must be {relation} {low:g}, got {value}")
         if high is not None and value > high:
-            raise ValueError(f"{name} must be between {low:g} and {high:g}, got {value:g}")
+            bounds = f"at most {high:g}" if low is None else f"between {low:g} and {high:g}"
+            raise ValueError(f"{name} must be {bounds}, got {value}")
         return value
     if declaration.choices:
         return require_choice(name, value, declaration.choices)
