@@ -26,6 +26,9 @@ from agents.search import DEFAULT_MAX_NODES, SearchAgent
 from connectn_env.games import GameState
 
 PolicyValueFn = Callable[[Any], tuple[Any, Any]]
+# A leaf evaluator on this suite's games: a position (read, not kept) -> (priors over the
+# action space, value for the player to move)
+LeafEvaluator = Callable[[GameState], tuple[np.ndarray, float]]
 SELECTIONS = PUCT_SELECTIONS
 _NO_DATA = np.zeros(0, dtype=np.int64)
 
@@ -148,6 +151,10 @@ class PUCTAgent(SearchAgent):
         max_nodes: Tree size bound (see :class:`~agents.MCTSAgent`).
         seed: None, an int or a ``np.random.Generator``.
         backend: ``"auto"``, ``"native"`` or ``"generic"`` (see :class:`~agents.MCTSAgent`).
+        evaluator: Instead of ``policy_value_fn``, on this suite's games only: a function of
+            the position (a ``GameState``, read and not kept) giving ``(priors over the action
+            space, value for the player to move)`` without checks, a network's for
+            :class:`~agents.alphazero.AlphaZeroAgent`.
     """
 
     def __init__(
@@ -165,9 +172,15 @@ class PUCTAgent(SearchAgent):
         max_nodes: int = DEFAULT_MAX_NODES,
         seed: Any = None,
         backend: str = "auto",
+        evaluator: LeafEvaluator | None = None,
     ) -> None:
         if policy_value_fn is not None and not callable(policy_value_fn):
             raise TypeError(f"policy_value_fn must be callable or None, got {policy_value_fn!r}")
+        if evaluator is not None and (policy_value_fn is not None or backend != "native"):
+            raise ValueError(
+                "an evaluator of this suite's positions goes with backend='native' and no "
+                "policy_value_fn"
+            )
         declared = PUCTOptions(
             simulations=simulations,
             time_limit=time_limit,
@@ -188,6 +201,8 @@ class PUCTAgent(SearchAgent):
             seed=seed,
         )
         self.policy_value_fn = policy_value_fn
+        self._evaluator = evaluator if evaluator is not None else self._evaluate_observation
+        self._guided = evaluator is not None or policy_value_fn is not None
         self.c_puct = declared.c_puct
         self.dirichlet_alpha = declared.dirichlet_alpha
         self.noise_fraction = declared.noise_fraction
@@ -207,7 +222,7 @@ class PUCTAgent(SearchAgent):
         """A PUCT agent with the same selection rule and tree reuse, with uniform priors if
         this one has a function (the compiled code is the same; the function, a network's
         for ``AlphaZeroAgent``, is not called)."""
-        function = None if self.policy_value_fn is None else _uniform_policy_value
+        function = _uniform_policy_value if self._guided else None
         return PUCTAgent, {
             "policy_value_fn": function,
             "selection": self.selection,
@@ -236,7 +251,7 @@ class PUCTAgent(SearchAgent):
         game = state.game
         workspace = self._compiled_workspace(state)
         tree = tuple(self._trees[0])
-        if self.policy_value_fn is None:
+        if not self._guided:
             policy = self._policy(expand_on_first_visit, rollout_value)
             return int(
                 run_simulations(
@@ -261,22 +276,21 @@ class PUCTAgent(SearchAgent):
             if done == count or workspace.leaf[2] != ASK_BOTH:
                 return done
             workspace.leaf[2] = 0
-            priors, r0 = self._evaluate_native(GameState(game, workspace.state))
+            leaf = GameState(game, workspace.state)
+            priors, value = self._evaluator(leaf)
+            r0 = value if leaf.current_player() == 0 else -value
             resolve_leaf(game.kernels, game.params, tree, policy, workspace, priors, r0, rng)
             done += 1
         return done
 
-    def _evaluate_native(self, leaf: GameState) -> tuple[np.ndarray, float]:
-        """(priors over the action space, result for player 0) of a leaf of the compiled
-        loop (its state array is the workspace's: it is read, not kept)."""
-        player = leaf.current_player()
+    def _evaluate_observation(self, leaf: GameState) -> tuple[np.ndarray, float]:
+        """``policy_value_fn`` of a leaf of the compiled loop's observation: (priors over
+        the action space, value for the player to move), checked."""
         observation = {
-            "observation": leaf.observation(player),
+            "observation": leaf.observation(leaf.current_player()),
             "action_mask": leaf.legal_action_mask(),
         }
-        output = self.policy_value_fn(observation)
-        priors, value = check_policy_value(output, leaf.game.num_actions)
-        return priors, value if player == 0 else -value
+        return check_policy_value(self.policy_value_fn(observation), leaf.game.num_actions)
 
     # --- generic path ---------------------------------------------------------------------
 

@@ -185,50 +185,14 @@ class AgentSpec:
         return self.kind not in _KEYS
 
     def build(self, seed: int | None = None) -> Any:
-        """A fresh agent (``None`` for ``human``).
-
-        A ``module:callable`` spec runs that callable: a spec is code, as trusted as the
-        command line it comes from.
-
-        Args:
-            seed: Seed for the agent's generator unless the spec sets ``seed``.
-
-        Raises:
-            TypeError: a factory returned something without ``act(env)``.
-        """
-        if seed is not None:
-            seed = require_int("seed", seed, 0)
-        options = dict(self.options)
-        if self.is_human:
-            return None
-        if self.is_factory:
-            return _build_factory(self.kind, options, seed)
-        import agents
-
-        kwargs = {_ALIASES[self.kind][key][1]: value for key, value in options.items()}
-        kwargs.setdefault("seed", seed)
-        if self.kind == "random":
-            return agents.RandomAgent(**kwargs)
-        if self.kind == "mcts":
-            return agents.MCTSAgent(**kwargs)
-        if self.kind == "ab":
-            return agents.AlphaBetaAgent(**kwargs)
-        if self.kind == "perfect":
-            from agents.perfect import PerfectAgent
-
-            return PerfectAgent(**kwargs)
-        if self.kind == "az":
-            from agents.alphazero import AlphaZeroAgent
-
-            if kwargs.pop("pretrained", False):
-                return AlphaZeroAgent.pretrained(**kwargs)
-            return AlphaZeroAgent.from_checkpoint(**kwargs)
-        return agents.PUCTAgent(**kwargs)
+        """A fresh agent (``None`` for ``human``) for any game: ``resolve_agent(self, None,
+        seed=seed)`` (see :func:`resolve_agent`)."""
+        return resolve_agent(self, None, seed=seed)
 
     def check_game(self, game: Any) -> None:
         """Refuse a game this agent cannot play (an ``az`` network trained on another game or
         board size, ``perfect`` on anything but Connect Four 6 x 7); other agents play every
-        game.
+        game. A network's file is read once per process (the agent built later shares it).
 
         Raises:
             ValueError: the message names both games.
@@ -238,15 +202,7 @@ class AgentSpec:
 
             require_connect_four(game)
         if self.kind == "az":
-            options = dict(self.options)
-            if options.get("pretrained"):
-                from agents.alphazero.pretrained import pretrained_checkpoint
-
-                pretrained_checkpoint(game, options.get("network"))
-                return
-            from agents.alphazero import load_checkpoint
-
-            load_checkpoint(options["path"], game)
+            _checkpoint(dict(self.options), game)
 
     def __str__(self) -> str:
         """The spec as written: ``az:pretrained,simulations=200`` (``pretrained=true`` as
@@ -257,6 +213,69 @@ class AgentSpec:
         if self.kind == "az" and self.options[0] == ("pretrained", True):
             items[0] = "pretrained"
         return self.kind + ":" + ",".join(items)
+
+
+def resolve_agent(spec: AgentSpec | str, game: Any = None, *, seed: int | None = None) -> Any:
+    """The agent of ``spec`` (``None`` for ``human``): how play, the arena, ``evaluate``, the
+    ladder, GTP, pbrain and the Gymnasium opponents turn a spec into an agent.
+
+    With a ``game`` (a ``BoardGame`` or ``GameConfig``) the spec must be able to play it
+    (:meth:`AgentSpec.check_game`) and a network agent starts with that game's network; a
+    network's file is read once per process, whether checked, built or searched with. A
+    ``module:callable`` spec runs that callable: a spec is code, as trusted as the command
+    line it comes from.
+
+    Args:
+        spec: An :class:`AgentSpec`, or its text (parsed by :func:`parse_agent_spec`).
+        game: The game it will play, or None (any: checked when it plays).
+        seed: Seed for the agent's generator unless the spec sets ``seed``.
+
+    Raises:
+        ValueError: a bad spec, or a game it cannot play (the message names both).
+        TypeError: a factory returned something without ``act(env)``.
+    """
+    if not isinstance(spec, AgentSpec):
+        spec = parse_agent_spec(spec)
+    if seed is not None:
+        seed = require_int("seed", seed, 0)
+    if game is not None:
+        spec.check_game(game)
+    options = dict(spec.options)
+    if spec.is_human:
+        return None
+    if spec.is_factory:
+        return _build_factory(spec.kind, options, seed)
+    import agents
+
+    kwargs = {_ALIASES[spec.kind][key][1]: value for key, value in options.items()}
+    kwargs.setdefault("seed", seed)
+    if spec.kind == "az":
+        from agents.alphazero import AlphaZeroAgent
+
+        network, path = kwargs.pop("network", None), kwargs.pop("path", None)
+        if kwargs.pop("pretrained", False):  # without a game: each env's, when first needed
+            return AlphaZeroAgent.pretrained(game, network=network, **kwargs)
+        return AlphaZeroAgent(_checkpoint({"path": path}, game), **kwargs)
+    maker = {
+        "random": agents.RandomAgent,
+        "mcts": agents.MCTSAgent,
+        "puct": agents.PUCTAgent,
+        "ab": agents.AlphaBetaAgent,
+        "perfect": agents.PerfectAgent,
+    }[spec.kind]
+    return maker(**kwargs)
+
+
+def _checkpoint(options: dict[str, Value], game: Any) -> Any:
+    """The checkpoint of an ``az`` spec's options (read once per process), checked against
+    ``game`` where one is given (a shipped network: the one of ``game``)."""
+    if options.get("pretrained"):
+        from agents.alphazero.pretrained import pretrained_checkpoint
+
+        return pretrained_checkpoint(game, options.get("network"))
+    from agents.alphazero.checkpoint import cached_checkpoint
+
+    return cached_checkpoint(str(options["path"]), game)
 
 
 def parse_agent_spec(
@@ -378,11 +397,11 @@ def _check_checkpoint(text: str, options: dict[str, Value]) -> None:
             "pretrained (the network shipped for the game)"
         )
     try:
-        from agents.alphazero import load_checkpoint
+        from agents.alphazero.checkpoint import cached_checkpoint
         from agents.alphazero.pretrained import pretrained_networks, require_network_prefix
 
         if "path" in options:
-            load_checkpoint(options["path"])
+            cached_checkpoint(str(options["path"]))  # read once: the agent shares it
         else:
             require_network_prefix(network)
             pretrained_networks()

@@ -22,6 +22,7 @@ import numpy as np
 from connectn_env.games import REGISTRY, BoardGame
 from connectn_env.games.compile_notice import compile_notices, compiling
 from connectn_env.games.lib.jit import cache_unwritable
+from connectn_env.specs import resolve_agent
 
 __all__ = ["run_warmup", "warm_up_agent", "warm_up_game", "warm_up_specs"]
 
@@ -68,7 +69,7 @@ def warm_up_specs(game: BoardGame, specs: Sequence[Any]) -> None:
     to search is skipped: the games it plays report the failure."""
     for spec in specs:
         try:
-            warm_up_agent(spec.build(0), game)
+            warm_up_agent(resolve_agent(spec, game, seed=0), game)
         except Exception:  # the agent may be user code; its games tell what went wrong
             continue
 

@@ -20,7 +20,7 @@ from agents import PolicyAgent
 from connectn_env.arena.worker import describe_error
 from connectn_env.games.config import GameConfig
 from connectn_env.ladder.sb3 import SB3_FACTORY, SB3_PREFIX
-from connectn_env.specs import AgentSpec, parse_agent_spec
+from connectn_env.specs import AgentSpec, parse_agent_spec, resolve_agent
 
 __all__ = ["Candidate", "ObjectSpec", "check_candidate", "make_candidate"]
 
@@ -107,9 +107,8 @@ def check_candidate(candidate: Candidate, game: GameConfig, role: str = "candida
         ValueError: the message names the candidate and what is wrong.
     """
     try:
-        if isinstance(candidate.spec, AgentSpec):
-            candidate.spec.check_game(game)
-        agent = candidate.spec.build(0)
+        spec = candidate.spec
+        agent = resolve_agent(spec, game, seed=0) if isinstance(spec, AgentSpec) else spec.build(0)
         check = getattr(agent, "check_game", None)
         if callable(check):
             check(game.make_game())
