@@ -17,6 +17,12 @@ Grammar::
     human                      a person (``connectn play`` only)
     module:callable[:key=value,...]   a user factory, e.g. ``mypkg.bots:make_bot:depth=3``
 
+The keys, their types and ranges are the agents' declared options (``MCTSOptions``,
+``PUCTOptions``, ``AlphaBetaOptions``, ``RandomOptions``, ``AlphaZeroOptions``:
+:mod:`agents.options`); a key may also be written as the constructor's argument it sets
+(``exploration`` for ``c``, ``rave_equivalence`` for ``rave_k``, ``time_limit`` for
+``time``...), an alias read as the key.
+
 Values are typed: ``true``/``false`` are bools, ``12`` an int, ``0.5`` a float (ASCII digits,
 at most 100 characters, finite); anything else is a string (only for a factory's own keys).
 The built-in agents' values are checked against their ranges here, so ``mcts:time=1e999``
@@ -30,7 +36,7 @@ too), so take specs only from people you would let run commands. Specs read from
 ladder's rungs) are parsed with ``allow_factories=False``: built-in agents only, a factory
 refused before anything is imported.
 
-A ``seed`` key fixes the agent's seed; without one, :meth:`AgentSpec.build` uses the seed
+A ``seed`` key fixes the agent's seed; without one, :func:`resolve_agent` uses the seed
 it is given (the arena derives one per game, so games differ but are reproducible).
 """
 
@@ -47,7 +53,7 @@ from typing import Any
 from agents.alphabeta import AlphaBetaOptions
 from agents.alphazero.config import AlphaZeroOptions
 from agents.mcts import MCTSOptions
-from agents.options import declared, spec_keys, unchecked
+from agents.options import MAX_SIMULATIONS, declared, spec_keys, unchecked
 from agents.puct import PUCTOptions
 from agents.simple import RandomOptions
 from connectn_env.games.validation import require_int
@@ -55,10 +61,12 @@ from connectn_env.games.validation import require_int
 __all__ = [
     "BUILTIN_AGENTS",
     "BUILTIN_KINDS",
+    "MAX_SIMULATIONS",
     "MAX_SPEC_LENGTH",
     "AgentSpec",
     "AgentUnavailableError",
     "parse_agent_spec",
+    "resolve_agent",
 ]
 
 Value = bool | int | float | str
