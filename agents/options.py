@@ -116,8 +116,11 @@ def unchecked(cls: Any, values: dict[str, Any]) -> Any:
 
 
 def simulations(default: int | None = None, help: str = "simulations per move") -> Any:
-    """The simulation budget of a search agent (spec key ``simulations``)."""
-    return option(default, int, low=1, high=MAX_SIMULATIONS, key="simulations", help=help)
+    """The simulation budget of a search agent (spec key ``simulations``; None: a time
+    limit alone)."""
+    return option(
+        default, int, low=1, high=MAX_SIMULATIONS, key="simulations", optional=True, help=help
+    )
 
 
 def time_limit() -> Any:
