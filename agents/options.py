@@ -1,8 +1,9 @@
 """Options declared once: a dataclass field whose metadata gives the option's type, range,
-spec key (and the old keys still read), command-line flag and help. The agents' option
+spec key (and the other keys read as it), command-line flag and help. The agents' option
 classes and :class:`~agents.alphazero.TrainConfig` declare their options so; the spec parser
-(:mod:`connectn_env.specs`), the constructors' checks, ``connectn train``'s flags and the
-docs' option tables read the declarations, so no range, key or help text is written twice.
+(:mod:`connectn_env.specs`), the constructors' checks and ``connectn train``'s flags read the
+declarations (and a test checks the docs' option table against them), so no range, key or
+help text is written twice.
 """
 
 from __future__ import annotations
@@ -205,37 +206,3 @@ def _check_spec(declaration: Option, name: str, value: Any, raw: str | None) -> 
     if high is not None and value > high:
         raise ValueError(f"{name} must be at most {high:g}, got {shown}")
     return value
-
-
-def options_table(cls: Any) -> str:
-    """A Markdown table of ``cls``'s spec keys: key, default, allowed values, help (the docs'
-    option tables are these)."""
-    rows = ["| key | default | values | what it does |", "|---|---|---|---|"]
-    for f in dataclasses.fields(cls):
-        declaration = f.metadata.get("option")
-        if declaration is None or declaration.key is None:
-            continue
-        rows.append(
-            f"| `{declaration.key}` | {_default(f.default)} | {allowed(declaration)} "
-            f"| {declaration.help} |"
-        )
-    return "\n".join(rows)
-
-
-def allowed(declaration: Option) -> str:
-    """The values an option takes, in words (``int >= 1``, ``0 < float <= 1e+06``...)."""
-    if declaration.kind is str:
-        return " / ".join(f"`{c}`" for c in declaration.choices) or "text"
-    if declaration.kind is bool:
-        return "`true` / `false`"
-    name = declaration.kind.__name__
-    low, high = declaration.low, declaration.high
-    left = "" if low is None else f"{low:g} {'<' if declaration.strict else '<='} "
-    right = "" if high is None else f" <= {high:g}"
-    return f"{left}{name}{right}"
-
-
-def _default(value: Any) -> str:
-    if value is None or value is dataclasses.MISSING:
-        return "-"
-    return f"`{str(value).lower()}`" if isinstance(value, bool) else f"`{value}`"

@@ -137,3 +137,47 @@ def test_a_puct_agent_given_an_evaluator_searches_with_it() -> None:
     assert result.action == 4 and result.visits[4] > 25 and len(calls) >= 50
     with pytest.raises(ValueError, match="backend='native' and no policy_value_fn"):
         PUCTAgent(evaluator=evaluator)
+
+
+def test_the_docs_table_of_agent_specs_lists_every_declared_key() -> None:
+    from connectn_env import specs
+
+    rows = {}
+    for line in (DOCS / "arena.md").read_text().splitlines():
+        cells = line.split(" | ")
+        kind = re.match(r"\| `(\w+)[`:]", line)
+        if kind and len(cells) == 3:
+            listed = re.sub(r"\([^)]*\)", "", cells[2])  # a key's values and notes left out
+            rows[kind.group(1)] = tuple(re.findall(r"`(\w+)`", listed))
+    for kind in specs.BUILTIN_KINDS:
+        assert rows.get(kind) == specs._KEYS[kind], f"docs/arena.md's row of {kind}"
+
+
+def test_a_checkpoint_file_named_by_a_spec_is_read_once(tmp_path, monkeypatch) -> None:
+    pytest.importorskip("torch")
+    import shutil
+
+    from agents.alphazero import checkpoint, pretrained
+
+    game = GameConfig("tictactoe")
+    path = tmp_path / "best.pt"
+    shutil.copyfile(pretrained.pretrained_networks()[game].path, path)  # a checkpoint file
+    reads = []
+    real_read = checkpoint.read_regular_bytes
+
+    def read(file, *args, **kwargs):
+        reads.append(file)
+        return real_read(file, *args, **kwargs)
+
+    monkeypatch.setattr(checkpoint, "read_regular_bytes", read)
+    spec = parse_agent_spec(f"az:path={path},simulations=8")
+    spec.check_game(game)
+    agent = resolve_agent(spec, game, seed=0)
+    env = game.make_env()
+    env.reset(seed=0)
+    agent.act(env)
+    assert reads == [path]
+    shutil.copyfile(path, tmp_path / "new.pt")
+    (tmp_path / "new.pt").replace(path)  # a new file there (a training run's new best.pt)
+    resolve_agent(spec, game, seed=0)
+    assert reads == [path, path]
