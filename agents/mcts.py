@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -141,17 +141,21 @@ class MCTSOptions:
 
 
 def check_together(
-    options: dict[str, Any], where: str, preset: str = "default", simulations: int | None = 1
+    options: dict[str, Any],
+    where: str,
+    preset: str = "default",
+    simulations: int | None = 1,
+    on: str = "",
 ) -> None:
     """Refuse checked options that do not go together (``where`` names the source in
-    errors): PoolRAVE without RAVE, a selection rule without a RAVE variant with RAVE, one that
-    plans a simulation budget without one (``simulations`` None)."""
+    errors, ``on`` the game): PoolRAVE without RAVE, a selection rule without a RAVE variant
+    with RAVE, one that plans a simulation budget without one (``simulations`` None)."""
     pool_rave, rave = options.get("pool_rave", 0), options.get("rave")
-    if pool_rave > 0 and (rave is False or (preset == "uct" and rave is None)):
-        unset = "; preset='uct' leaves RAVE off" if rave is None else ""
+    if pool_rave > 0 and (not rave if on else rave is False or (preset == "uct" and rave is None)):
+        unset = "; preset='uct' leaves RAVE off" if rave is None and not on else ""
         raise ValueError(
-            f"{where}: pool_rave={pool_rave} needs rave=True (PoolRAVE draws play-out moves "
-            f"from RAVE's AMAF values{unset})"
+            f"{where}: pool_rave={pool_rave} needs rave=True{on} (PoolRAVE draws play-out "
+            f"moves from RAVE's AMAF values{unset})"
         )
     if "selection" in options:
         rule = _selection(options["selection"], bool(options.get("rave")))
@@ -304,12 +308,7 @@ class MCTSAgent(SearchAgent):
             return SearchOptions(**self.options)
         defaults = {} if self.preset == "uct" else type(game).search_defaults
         resolved = SearchOptions(**{**defaults, **self.options})
-        if resolved.pool_rave > 0 and not resolved.rave:
-            raise ValueError(
-                f"MCTSAgent: pool_rave={resolved.pool_rave} needs rave=True on {game!r} "
-                "(PoolRAVE draws play-out moves from RAVE's AMAF values)"
-            )
-        _selection(resolved.selection, resolved.rave)  # a rule with no RAVE variant: refused
+        check_together(asdict(resolved), "MCTSAgent", on=f" on {game!r}")
         if resolved.local and not game.neighbourhoods:
             raise ValueError(
                 f"MCTSAgent: local=True needs moves that are cells with neighbours; the moves "
