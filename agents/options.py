@@ -106,6 +106,22 @@ def check_fields(instance: Any) -> None:
             object.__setattr__(instance, name, declaration.check(name, getattr(instance, name)))
 
 
+def c_puct(default: float) -> Any:
+    """PUCT's exploration constant (spec key ``c``)."""
+    return option(
+        default, float, low=0.0, high=1e6, key="c", aliases=("c_puct",),
+        help="exploration constant c of PUCT",
+    )  # fmt: skip
+
+
+def temperature() -> Any:
+    """A PUCT agent's move choice (spec key ``temperature``)."""
+    return option(
+        0.0, float, low=0.0, high=1e6, key="temperature",
+        help="0: the best move; > 0: sampled by visits ** (1 / temperature)",
+    )  # fmt: skip
+
+
 def unchecked(cls: Any, values: dict[str, Any]) -> Any:
     """An instance of the options class ``cls`` from ``values`` already checked one by one
     (the spec parser's, by spec key), the others its defaults, without checking them again:

@@ -80,17 +80,11 @@ class PUCTOptions:
 
     simulations: int | None = declare.simulations(800)
     time_limit: float | None = declare.time_limit()
-    c_puct: float = declare.option(
-        1.25, float, low=0.0, high=1e6, key="c", aliases=("c_puct",),
-        help="exploration constant c of PUCT",
-    )  # fmt: skip
+    c_puct: float = declare.c_puct(1.25)
     selection: str = declare.option(
         "puct", str, choices=SELECTIONS, key="selection", help="the root's selection rule"
     )
-    temperature: float = declare.option(
-        0.0, float, low=0.0, high=1e6, key="temperature",
-        help="0: the best move; > 0: sampled by visits ** (1 / temperature)",
-    )  # fmt: skip
+    temperature: float = declare.temperature()
     noise_fraction: float = declare.option(
         0.0, float, low=0.0, high=1.0, key="noise", aliases=("noise_fraction",),
         help="weight of the Dirichlet noise in the root priors",

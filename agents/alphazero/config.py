@@ -66,14 +66,8 @@ class AlphaZeroOptions:
     )  # fmt: skip
     simulations: int | None = declare.simulations(200)
     time_limit: float | None = declare.time_limit()
-    c_puct: float = declare.option(
-        1.5, float, low=0.0, high=1e6, key="c", aliases=("c_puct",),
-        help="exploration constant c of PUCT",
-    )  # fmt: skip
-    temperature: float = declare.option(
-        0.0, float, low=0.0, high=1e6, key="temperature",
-        help="0: the best move; > 0: sampled by visits ** (1 / temperature)",
-    )  # fmt: skip
+    c_puct: float = declare.c_puct(1.5)
+    temperature: float = declare.temperature()
     device: str = declare.option(
         "cpu", str, choices=DEVICES, key="device", help="torch device of the network"
     )
