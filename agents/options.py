@@ -177,12 +177,13 @@ def _check_argument(declaration: Option, name: str, value: Any) -> Any:
         return require_bool(name, value)
     if kind is int or kind is float:
         value = require_int(name, value) if kind is int else _require_number(name, value)
-        if low is not None and (value < low or (declaration.strict and value == low)):
-            relation = "greater than" if declaration.strict else "at least"
-            raise ValueError(f"{name} must be {relation} {low:g}, got {value}")
-        if high is not None and value > high:
+        below = low is not None and (value < low or (declaration.strict and value == low))
+        if high is not None and (below or value > high):
             bounds = f"at most {high:g}" if low is None else f"between {low:g} and {high:g}"
             raise ValueError(f"{name} must be {bounds}, got {value}")
+        if below:
+            relation = "greater than" if declaration.strict else "at least"
+            raise ValueError(f"{name} must be {relation} {low:g}, got {value}")
         return value
     if declaration.choices:
         return require_choice(name, value, declaration.choices)

@@ -223,7 +223,7 @@ class AgentSpec:
         return self.kind + ":" + ",".join(items)
 
 
-def resolve_agent(spec: AgentSpec | str, game: Any = None, *, seed: int | None = None) -> Any:
+def resolve_agent(spec: Any, game: Any = None, *, seed: int | None = None) -> Any:
     """The agent of ``spec`` (``None`` for ``human``): how play, the arena, ``evaluate``, the
     ladder, GTP, pbrain and the Gymnasium opponents turn a spec into an agent.
 
@@ -234,7 +234,8 @@ def resolve_agent(spec: AgentSpec | str, game: Any = None, *, seed: int | None =
     line it comes from.
 
     Args:
-        spec: An :class:`AgentSpec`, or its text (parsed by :func:`parse_agent_spec`).
+        spec: An :class:`AgentSpec`, its text (parsed by :func:`parse_agent_spec`), or an
+            object standing for an agent object, whose ``build(seed)`` gives it.
         game: The game it will play, or None (any: checked when it plays).
         seed: Seed for the agent's generator unless the spec sets ``seed``.
 
@@ -242,8 +243,10 @@ def resolve_agent(spec: AgentSpec | str, game: Any = None, *, seed: int | None =
         ValueError: a bad spec, or a game it cannot play (the message names both).
         TypeError: a factory returned something without ``act(env)``.
     """
-    if not isinstance(spec, AgentSpec):
+    if isinstance(spec, str):
         spec = parse_agent_spec(spec)
+    if not isinstance(spec, AgentSpec):  # a stand-in for an agent object (evaluate's)
+        return spec.build(seed)
     if seed is not None:
         seed = require_int("seed", seed, 0)
     if game is not None:
@@ -277,6 +280,9 @@ def resolve_agent(spec: AgentSpec | str, game: Any = None, *, seed: int | None =
 def _checkpoint(options: dict[str, Value], game: Any) -> Any:
     """The checkpoint of an ``az`` spec's options (read once per process), checked against
     ``game`` where one is given (a shipped network: the one of ``game``)."""
+    from agents.alphazero import require_torch
+
+    require_torch()  # says how to install it
     if options.get("pretrained"):
         from agents.alphazero.pretrained import pretrained_checkpoint
 
@@ -405,6 +411,9 @@ def _check_checkpoint(text: str, options: dict[str, Value]) -> None:
             "pretrained (the network shipped for the game)"
         )
     try:
+        from agents.alphazero import require_torch
+
+        require_torch()  # says how to install it
         from agents.alphazero.checkpoint import cached_checkpoint
         from agents.alphazero.pretrained import pretrained_networks, require_network_prefix
 

@@ -107,8 +107,7 @@ def check_candidate(candidate: Candidate, game: GameConfig, role: str = "candida
         ValueError: the message names the candidate and what is wrong.
     """
     try:
-        spec = candidate.spec
-        agent = resolve_agent(spec, game, seed=0) if isinstance(spec, AgentSpec) else spec.build(0)
+        agent = resolve_agent(candidate.spec, game, seed=0)
         check = getattr(agent, "check_game", None)
         if callable(check):
             check(game.make_game())
