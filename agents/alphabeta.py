@@ -11,11 +11,12 @@ from typing import Any
 import numpy as np
 
 from agents import negamax
+from agents import options as declare
 from agents.envapi import legal_mask, native_state
 from connectn_env.games import BoardGame, GameState
 from connectn_env.games.compile_notice import compiling
 from connectn_env.games.heuristics import heuristics_of
-from connectn_env.games.validation import require_int, require_number
+from connectn_env.games.validation import require_int
 
 DEFAULT_NODES = 200_000
 DEFAULT_TABLE_BITS = 20
@@ -54,6 +55,29 @@ class AlphaBetaResult:
     evaluation: str
 
 
+@dataclass(frozen=True)
+class AlphaBetaOptions:
+    """:class:`AlphaBetaAgent`'s options as declared once (spec ``ab:key=value,...``): made
+    from a spec or from the constructor's arguments, it checks them. The seed is the
+    constructor's own (it also takes a Generator)."""
+
+    depth: int | None = declare.option(
+        None, int, low=1, high=10**6, key="depth", help="search depth in plies"
+    )
+    time_limit: float | None = declare.time_limit()
+    nodes: int | None = declare.option(
+        None, int, low=1, high=declare.MAX_SIMULATIONS, key="nodes", help="nodes per move"
+    )
+    table_bits: int = declare.option(
+        DEFAULT_TABLE_BITS, int, low=MIN_TABLE_BITS, high=MAX_TABLE_BITS, key="table_bits",
+        help="the transposition table holds 2 ** table_bits entries",
+    )  # fmt: skip
+    seed: int | None = declare.seed()
+
+    def __post_init__(self) -> None:
+        declare.check_fields(self)
+
+
 class AlphaBetaAgent:
     """Negamax with alpha-beta pruning, iterative deepening and a transposition table.
 
@@ -90,16 +114,14 @@ class AlphaBetaAgent:
         table_bits: int = DEFAULT_TABLE_BITS,
         seed: Any = None,
     ) -> None:
-        self.depth = None if depth is None else require_int("depth", depth, 1)
-        self.time_limit = (
-            None
-            if time_limit is None
-            else require_number("time_limit", time_limit, 0.0, strict_low=True)
+        declared = AlphaBetaOptions(
+            depth=depth, time_limit=time_limit, nodes=nodes, table_bits=table_bits
         )
-        self.nodes = None if nodes is None else require_int("nodes", nodes, 1)
+        self.depth, self.time_limit = declared.depth, declared.time_limit
+        self.nodes = declared.nodes
         if self.depth is None and self.time_limit is None and self.nodes is None:
             self.nodes = DEFAULT_NODES
-        self.table_bits = require_int("table_bits", table_bits, MIN_TABLE_BITS, MAX_TABLE_BITS)
+        self.table_bits = declared.table_bits
         if seed is None:
             self._jitter_generator = None
         elif isinstance(seed, np.random.Generator):

@@ -7,11 +7,12 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 import numpy as np
 
+from agents import options as declare
 from agents import tree as search_tree
 from agents.generic import EnvPosition, caller_evaluates, generic_simulations
 from agents.loop import rollout_value, run_simulations
@@ -35,7 +36,6 @@ from agents.search import (
 )
 from connectn_env.games import BoardGame, ExactSolver, GameState
 from connectn_env.games.contract import bind
-from connectn_env.games.validation import require_bool, require_choice, require_int, require_number
 
 SELECTIONS = MCTS_SELECTIONS
 PRESETS = ("default", "uct")
@@ -82,33 +82,97 @@ ROLLOUT_OPTIONS = ("decisive", "lgr", "pool_rave", "local")  # need the compiled
 COMPILED_GAME_OPTIONS = (*ROLLOUT_OPTIONS, "exact")  # need one of this suite's games
 
 
-def check_option(name: str, value: Any) -> Any:
-    """``value`` checked (and converted) as the search option ``name``.
+@dataclass(frozen=True)
+class MCTSOptions:
+    """:class:`MCTSAgent`'s options as declared once (spec ``mcts:key=value,...``): each
+    field's metadata gives its range, spec key and help; made from a spec or from the
+    constructor's arguments, it checks them (one by one, then together). None: unset (the
+    game's recommended value, see :class:`MCTSAgent`). The seed is the constructor's own (it
+    also takes a ``np.random.Generator``)."""
 
-    Raises:
-        TypeError, ValueError: a wrong type or value, named with what is allowed.
-    """
-    if name == "exploration":
-        return require_number("exploration", value, 0.0)
-    if name == "selection":
-        return require_choice("selection", value, SELECTIONS)
-    if name == "backup":
-        return require_choice("backup", value, MCTS_BACKUPS)
-    if name == "rave_equivalence":
-        return require_number("rave_equivalence", value, 0.0, strict_low=True)
-    if name == "pool_rave":
-        return require_int("pool_rave", value, 0)
-    if name in ("rave", "decisive", "lgr", "local", "exact"):
-        return require_bool(name, value)
-    raise TypeError(f"unknown search option {name!r}; the options are {', '.join(OPTION_NAMES)}")
+    simulations: int | None = declare.simulations()
+    time_limit: float | None = declare.time_limit()
+    exploration: float | None = declare.option(
+        None, float, low=0.0, high=1e6, key="c", aliases=("exploration",),
+        help="exploration constant c of UCT",
+    )  # fmt: skip
+    selection: str | None = declare.option(
+        None, str, choices=SELECTIONS, key="selection", help="the tree's selection rule"
+    )
+    rave: bool | None = declare.option(
+        None, bool, key="rave", help="blend in all-moves-as-first values (MC-RAVE)"
+    )
+    rave_equivalence: float | None = declare.option(
+        None, float, low=0.0, strict=True, high=1e12, key="rave_k",
+        aliases=("rave_equivalence",),
+        help="RAVE schedule: the AMAF weight halves at about k visits",
+    )  # fmt: skip
+    pool_rave: int | None = declare.option(
+        None, int, low=0, high=10**6, key="pool_rave",
+        help="K > 0: play-outs draw moves from the K best AMAF moves (needs rave)",
+    )  # fmt: skip
+    decisive: bool | None = declare.option(
+        None, bool, key="decisive", help="play-outs play (and stop) wins at once"
+    )
+    lgr: bool | None = declare.option(
+        None, bool, key="lgr", help="play-outs play the last good reply (LGRF-1)"
+    )
+    local: bool | None = declare.option(
+        None, bool, key="local", help="play-outs and new nodes consider cells near the stones"
+    )
+    exact: bool | None = declare.option(
+        None, bool, key="exact", help="the game's exact solver proves root moves first"
+    )
+    backup: str | None = declare.option(
+        None, str, choices=MCTS_BACKUPS, key="backup",
+        help="how a result is backed up (None: the selection rule's own; max: MaxUCT)",
+    )  # fmt: skip
+    preset: str = declare.option(
+        "default", str, choices=PRESETS, key="preset",
+        help="options left unset: the game's recommended ones (default) or plain UCT's (uct)",
+    )  # fmt: skip
+    reuse_tree: bool = declare.reuse_tree()
+    max_nodes: int = declare.max_nodes(DEFAULT_MAX_NODES)
+    seed: int | None = declare.seed()
+
+    def __post_init__(self) -> None:
+        declare.check_fields(self)
+        self.check_together()
+
+    def check_together(self) -> None:
+        """Refuse options valid one by one but not together (see :func:`check_together`)."""
+        budget = self.simulations
+        if budget is None and self.time_limit is None:
+            budget = DEFAULT_SIMULATIONS
+        check_together(self.search_options(), "MCTSAgent", self.preset, budget)
+
+    def search_options(self) -> dict[str, Any]:
+        """The search options given (those not None), by name."""
+        values = {name: getattr(self, name) for name in OPTION_NAMES}
+        return {name: value for name, value in values.items() if value is not None}
 
 
-def check_options(options: dict[str, Any], where: str) -> dict[str, Any]:
-    """Every option of ``options`` checked, and PoolRAVE only with RAVE (``where`` names the
-    source in errors, e.g. a game's ``search_defaults``)."""
-    checked = {name: check_option(name, value) for name, value in options.items()}
-    require_rave_for_pool(checked.get("pool_rave", 0), checked.get("rave", True), where)
-    return checked
+def check_together(
+    options: dict[str, Any],
+    where: str,
+    preset: str = "default",
+    simulations: int | None = 1,
+    on: str = "",
+) -> None:
+    """Refuse checked options that do not go together (``where`` names the source in
+    errors, ``on`` the game they were resolved on): PoolRAVE without RAVE, a selection rule
+    without a RAVE variant with RAVE, a backup that does not fit the rule, a rule that plans
+    a simulation budget without one (``simulations`` None)."""
+    pool_rave, rave = options.get("pool_rave", 0), options.get("rave")
+    if on or rave is not None:
+        require_rave_for_pool(pool_rave, bool(rave), where, on)
+    elif preset == "uct":
+        require_rave_for_pool(pool_rave, False, where, ", which preset='uct' leaves off")
+    if "selection" in options or "backup" in options:
+        rule = _rules(SearchOptions(**options), on)
+        require_simulations_for(
+            rule.root.needs_simulations, options.get("selection"), simulations, where
+        )
 
 
 def require_rave_for_pool(pool_rave: int, rave: bool, where: str, context: str = "") -> None:
@@ -216,44 +280,39 @@ class MCTSAgent(SearchAgent):
         seed: Any = None,
         backend: str = "auto",
     ) -> None:
-        if simulations is None and time_limit is None:
-            simulations = DEFAULT_SIMULATIONS
-        given = {
-            "exploration": exploration,
-            "selection": selection,
-            "rave": rave,
-            "rave_equivalence": rave_equivalence,
-            "pool_rave": pool_rave,
-            "decisive": decisive,
-            "lgr": lgr,
-            "local": local,
-            "exact": exact,
-            "backup": backup,
-        }
-        options = check_options({k: v for k, v in given.items() if v is not None}, "MCTSAgent")
-        preset = require_choice("preset", preset, PRESETS)
-        if preset == "uct":  # plain UCT: RAVE off unless given
-            rave = options.get("rave", False)
-            pool_rave = options.get("pool_rave", 0)
-            require_rave_for_pool(pool_rave, rave, "MCTSAgent", ", which preset='uct' leaves off")
-        super().__init__(
+        declared = MCTSOptions(
             simulations=simulations,
             time_limit=time_limit,
-            max_nodes=max_nodes,
+            exploration=exploration,
+            selection=selection,
+            rave=rave,
+            rave_equivalence=rave_equivalence,
+            pool_rave=pool_rave,
+            decisive=decisive,
+            lgr=lgr,
+            local=local,
+            exact=exact,
+            backup=backup,
+            preset=preset,
             reuse_tree=reuse_tree,
+            max_nodes=max_nodes,
+        )
+        if simulations is None and time_limit is None:
+            simulations = DEFAULT_SIMULATIONS
+        options = declared.search_options()
+        super().__init__(
+            simulations=simulations,
+            time_limit=declared.time_limit,
+            max_nodes=declared.max_nodes,
+            reuse_tree=declared.reuse_tree,
             backend=backend,
             seed=seed,
         )
         if self.backend == "generic":
             _refuse_compiled_game_options(options, "backend='generic'")
-        if "selection" in options or "backup" in options:
-            rule = _rules(SearchOptions(**options))
-            require_simulations_for(
-                rule.root.needs_simulations, options.get("selection"), simulations, "MCTSAgent"
-            )
         self.options = options
-        self.preset = preset
-        self._active = SearchOptions(**options) if preset == "uct" else None
+        self.preset = declared.preset
+        self._active = SearchOptions(**options) if self.preset == "uct" else None
         self._setups: dict[Any, tuple[SearchPolicy, Any, Any]] = {}
         self._exact_solvers: dict[BoardGame, ExactSolver | None] = {}
         self._known_child: int | None = None  # the root child to play without a search
@@ -279,8 +338,7 @@ class MCTSAgent(SearchAgent):
             return SearchOptions(**self.options)
         defaults = {} if self.preset == "uct" else type(game).search_defaults
         resolved = SearchOptions(**{**defaults, **self.options})
-        require_rave_for_pool(resolved.pool_rave, resolved.rave, "MCTSAgent", f" on {game!r}")
-        _rules(resolved, game)  # a rule with no RAVE variant, a backup that does not fit: refused
+        check_together(asdict(resolved), "MCTSAgent", on=f" on {game!r}")
         if resolved.local and not game.neighbourhoods:
             raise ValueError(
                 f"MCTSAgent: local=True needs moves that are cells with neighbours; the moves "
@@ -520,19 +578,18 @@ for _name in OPTION_NAMES:
     setattr(MCTSAgent, _name, _option_property(_name))
 
 
-def _rules(options: SearchOptions, game: BoardGame | None = None) -> Rules:
+def _rules(options: SearchOptions, on: str = "") -> Rules:
     """The rules of a search with these options (MCTS searches a won root for a faster win),
     refused with ``MCTSAgent``'s name and the options in the message where they do not fit
-    (on ``game``, whose defaults may have set some)."""
+    (``on`` a game, whose defaults may have set some: " on <game>")."""
     try:
         return search_rules(
             options.selection, rave=options.rave, backup=options.backup, roots=("fastest-win",)
         )
     except ValueError as error:
-        where = "" if game is None else f" on {game!r}"
         given = f"selection={options.selection!r} with rave={options.rave}"
         given += "" if options.backup is None else f", backup={options.backup!r}"
-        raise ValueError(f"MCTSAgent: {given}{where}: {error}") from None
+        raise ValueError(f"MCTSAgent: {given}{on}: {error}") from None
 
 
 def _refuse_compiled_game_options(options: dict[str, Any], where: str) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from agents import options as declare
 from agents import tree as search_tree
 from agents.generic import EnvPosition, caller_evaluates, generic_simulations
 from agents.loop import resolve_leaf, rollout_value, run_simulations
@@ -24,9 +26,11 @@ from agents.rules import (
 )
 from agents.search import DEFAULT_MAX_NODES, SearchAgent, require_simulations_for
 from connectn_env.games import GameState
-from connectn_env.games.validation import require_choice, require_fraction, require_number
 
 PolicyValueFn = Callable[[Any], tuple[Any, Any]]
+# A leaf evaluator on this suite's games: a position (read, not kept) -> (priors over the
+# action space, value for the player to move)
+LeafEvaluator = Callable[[GameState], tuple[np.ndarray, float]]
 SELECTIONS = PUCT_SELECTIONS
 _NO_DATA = np.zeros(0, dtype=np.int64)
 
@@ -70,6 +74,43 @@ def legal_priors(priors: np.ndarray, legal: np.ndarray) -> np.ndarray:
     return chosen / total if total > 0 else np.full(len(legal), 1.0 / len(legal))
 
 
+@dataclass(frozen=True)
+class PUCTOptions:
+    """:class:`PUCTAgent`'s options as declared once (spec ``puct:key=value,...``; see the
+    agent for what each does): made from a spec or from the constructor's arguments, it
+    checks them. The seed is the constructor's own (it also takes a Generator)."""
+
+    simulations: int | None = declare.simulations(800)
+    time_limit: float | None = declare.time_limit()
+    c_puct: float = declare.c_puct(1.25)
+    selection: str = declare.option(
+        "puct", str, choices=SELECTIONS, key="selection", help="the root's selection rule"
+    )
+    temperature: float = declare.temperature()
+    noise_fraction: float = declare.option(
+        0.0, float, low=0.0, high=1.0, key="noise", aliases=("noise_fraction",),
+        help="weight of the Dirichlet noise in the root priors",
+    )  # fmt: skip
+    dirichlet_alpha: float = declare.option(
+        0.3, float, low=0.0, strict=True, high=1e6, key="alpha", aliases=("dirichlet_alpha",),
+        help="concentration of the root noise",
+    )  # fmt: skip
+    reuse_tree: bool = declare.reuse_tree()
+    max_nodes: int = declare.max_nodes(DEFAULT_MAX_NODES)
+    seed: int | None = declare.seed()
+
+    def __post_init__(self) -> None:
+        declare.check_fields(self)
+        self.check_together()
+
+    def check_together(self) -> None:
+        """Refuse a selection rule that plans a simulation budget under a time limit alone
+        (with neither budget, the search agent's own error says so)."""
+        if self.time_limit is not None:
+            needs = search_rules(self.selection).root.needs_simulations
+            require_simulations_for(needs, self.selection, self.simulations, "PUCTAgent")
+
+
 class PUCTAgent(SearchAgent):
     """AlphaZero-style MCTS: ``Q + c_puct P sqrt(N) / (1 + n)`` with priors from a function.
 
@@ -104,6 +145,10 @@ class PUCTAgent(SearchAgent):
         max_nodes: Tree size bound (see :class:`~agents.MCTSAgent`).
         seed: None, an int or a ``np.random.Generator``.
         backend: ``"auto"``, ``"native"`` or ``"generic"`` (see :class:`~agents.MCTSAgent`).
+        evaluator: Instead of ``policy_value_fn``, on this suite's games only: a function of
+            the position (a ``GameState``, read and not kept) giving ``(priors over the action
+            space, value for the player to move)`` without checks, a network's for
+            :class:`~agents.alphazero.AlphaZeroAgent`.
     """
 
     def __init__(
@@ -121,27 +166,42 @@ class PUCTAgent(SearchAgent):
         max_nodes: int = DEFAULT_MAX_NODES,
         seed: Any = None,
         backend: str = "auto",
+        evaluator: LeafEvaluator | None = None,
     ) -> None:
         if policy_value_fn is not None and not callable(policy_value_fn):
             raise TypeError(f"policy_value_fn must be callable or None, got {policy_value_fn!r}")
-        super().__init__(
+        if evaluator is not None and (policy_value_fn is not None or backend != "native"):
+            raise ValueError(
+                "an evaluator of this suite's positions goes with backend='native' and no "
+                "policy_value_fn"
+            )
+        declared = PUCTOptions(
             simulations=simulations,
             time_limit=time_limit,
-            max_nodes=max_nodes,
+            c_puct=c_puct,
+            selection=selection,
+            temperature=temperature,
+            noise_fraction=noise_fraction,
+            dirichlet_alpha=dirichlet_alpha,
             reuse_tree=reuse_tree,
+            max_nodes=max_nodes,
+        )
+        super().__init__(
+            simulations=declared.simulations,
+            time_limit=declared.time_limit,
+            max_nodes=declared.max_nodes,
+            reuse_tree=declared.reuse_tree,
             backend=backend,
             seed=seed,
         )
         self.policy_value_fn = policy_value_fn
-        self.c_puct = require_number("c_puct", c_puct, 0.0)
-        self.dirichlet_alpha = require_number(
-            "dirichlet_alpha", dirichlet_alpha, 0.0, strict_low=True
-        )
-        self.noise_fraction = require_fraction("noise_fraction", noise_fraction)
-        self.temperature = require_number("temperature", temperature, 0.0)
-        self.selection = require_choice("selection", selection, SELECTIONS)
-        needs = search_rules(self.selection).root.needs_simulations
-        require_simulations_for(needs, selection, simulations, "PUCTAgent")
+        self._evaluator = evaluator if evaluator is not None else self._evaluate_observation
+        self._guided = evaluator is not None or policy_value_fn is not None
+        self.c_puct = declared.c_puct
+        self.dirichlet_alpha = declared.dirichlet_alpha
+        self.noise_fraction = declared.noise_fraction
+        self.temperature = declared.temperature
+        self.selection = declared.selection
         self._noised_key: Any = None
         self._policies: dict[Any, SearchPolicy] = {}
 
@@ -156,7 +216,7 @@ class PUCTAgent(SearchAgent):
         """A PUCT agent with the same selection rule and tree reuse, with uniform priors if
         this one has a function (the compiled code is the same; the function, a network's
         for ``AlphaZeroAgent``, is not called)."""
-        function = None if self.policy_value_fn is None else _uniform_policy_value
+        function = _uniform_policy_value if self._guided else None
         return PUCTAgent, {
             "policy_value_fn": function,
             "selection": self.selection,
@@ -186,7 +246,7 @@ class PUCTAgent(SearchAgent):
         game = state.game
         workspace = self._compiled_workspace(state)
         tree = tuple(self._trees[0])
-        if self.policy_value_fn is None:
+        if not self._guided:
             policy = self._policy(expand_on_first_visit, rollout_value)
             return int(
                 run_simulations(
@@ -211,22 +271,21 @@ class PUCTAgent(SearchAgent):
             if done == count or workspace.leaf[2] != ASK_BOTH:
                 return done
             workspace.leaf[2] = 0
-            priors, r0 = self._evaluate_native(GameState(game, workspace.state))
+            leaf = GameState(game, workspace.state)
+            priors, value = self._evaluator(leaf)
+            r0 = value if leaf.current_player() == 0 else -value
             resolve_leaf(game.kernels, game.params, tree, policy, workspace, priors, r0, rng)
             done += 1
         return done
 
-    def _evaluate_native(self, leaf: GameState) -> tuple[np.ndarray, float]:
-        """(priors over the action space, result for player 0) of a leaf of the compiled
-        loop (its state array is the workspace's: it is read, not kept)."""
-        player = leaf.current_player()
+    def _evaluate_observation(self, leaf: GameState) -> tuple[np.ndarray, float]:
+        """``policy_value_fn`` of a leaf of the compiled loop's observation: (priors over
+        the action space, value for the player to move), checked."""
         observation = {
-            "observation": leaf.observation(player),
+            "observation": leaf.observation(leaf.current_player()),
             "action_mask": leaf.legal_action_mask(),
         }
-        output = self.policy_value_fn(observation)
-        priors, value = check_policy_value(output, leaf.game.num_actions)
-        return priors, value if player == 0 else -value
+        return check_policy_value(self.policy_value_fn(observation), leaf.game.num_actions)
 
     # --- generic path ---------------------------------------------------------------------
 

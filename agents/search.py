@@ -31,8 +31,7 @@ from agents.treeview import SNAPSHOT_DEPTH, SNAPSHOT_WIDTH, TreeNode, snapshot, 
 from connectn_env.games import BoardGame, ExactSolver, GameState
 from connectn_env.games.compile_notice import compiling
 from connectn_env.games.lib.rng import new_rng
-from connectn_env.games.validation import require_bool, require_int, require_number
-from connectn_env.memory_limits import check_max_nodes
+from connectn_env.games.validation import require_int
 
 DEFAULT_SIMULATIONS = 1000
 DEFAULT_MAX_NODES = 1_000_000
@@ -274,10 +273,8 @@ class SearchAgent:
         backend: str,
         seed: Any,
     ) -> None:
-        if simulations is not None:
-            simulations = require_int("simulations", simulations, 1)
-        if time_limit is not None:
-            time_limit = require_number("time_limit", time_limit, 0.0, strict_low=True)
+        """Budgets and tree bounds as checked by the subclass's declared options (its
+        ``MCTSOptions``, ``PUCTOptions``: :mod:`agents.options`)."""
         if simulations is None and time_limit is None:
             raise ValueError(
                 "simulations=None and time_limit=None: a search needs a budget; give "
@@ -285,8 +282,8 @@ class SearchAgent:
             )
         self.simulations = simulations
         self.time_limit = time_limit
-        self.max_nodes = check_max_nodes(max_nodes)
-        self.reuse_tree = require_bool("reuse_tree", reuse_tree)
+        self.max_nodes = max_nodes
+        self.reuse_tree = reuse_tree
         self.backend = check_backend(backend)
         self._generator = check_seed(seed)
         self._trees: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []

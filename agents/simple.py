@@ -4,12 +4,24 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from agents import options as declare
 from agents.envapi import legal_mask, observation_and_mask
 from agents.search import check_seed
+
+
+@dataclass(frozen=True)
+class RandomOptions:
+    """:class:`RandomAgent`'s options as declared once (spec ``random[:seed=S]``)."""
+
+    seed: int | None = declare.seed()
+
+    def __post_init__(self) -> None:
+        declare.check_fields(self)
 
 
 class RandomAgent:

@@ -81,7 +81,7 @@ from connectn_env.play import AgentBuildError, run_play, run_replay
 from connectn_env.play.ui import NoDisplayError
 from connectn_env.records import load_record
 from connectn_env.safetext import printable
-from connectn_env.specs import AgentSpec, parse_agent_spec
+from connectn_env.specs import AgentSpec, parse_agent_spec, resolve_agent
 from connectn_env.stdout_guard import StdoutError, guarded_stdout, silence_stdout
 from connectn_env.train_command import add_train_options
 from connectn_env.warmup import run_warmup
@@ -660,14 +660,15 @@ def _protocol_agent(args: argparse.Namespace) -> Any:
         ValueError: the spec cannot play that game, or gives no agent (the message names the
             spec and the reason).
     """
-    spec = args.opponent
+    spec, game = args.opponent, None
     if args.command == "gtp":
         size = args.size
-        spec.check_game(GameConfig("hex", {"rows": size, "cols": size, "swap": args.swap}))
+        game = GameConfig("hex", {"rows": size, "cols": size, "swap": args.swap})
+        spec.check_game(game)  # refused as it is; a failed build is named below
     elif spec.kind != "az":
         spec.check_game(GameConfig("gomoku"))
     try:
-        return spec.build(args.seed)
+        return resolve_agent(spec, game, seed=args.seed)
     except Exception as error:  # a module:callable spec runs any code
         kind, message = describe_error(error)
         raise ValueError(f"the opponent {spec} cannot be built: {kind}: {message}") from None

@@ -18,6 +18,12 @@ Grammar::
     human                      a person (``connectn play`` only)
     module:callable[:key=value,...]   a user factory, e.g. ``mypkg.bots:make_bot:depth=3``
 
+The keys, their types and ranges are the agents' declared options (``MCTSOptions``,
+``PUCTOptions``, ``AlphaBetaOptions``, ``RandomOptions``, ``AlphaZeroOptions``:
+:mod:`agents.options`); a key may also be written as the constructor's argument it sets
+(``exploration`` for ``c``, ``rave_equivalence`` for ``rave_k``, ``time_limit`` for
+``time``...), an alias read as the key.
+
 Values are typed: ``true``/``false`` are bools, ``12`` an int, ``0.5`` a float (ASCII digits,
 at most 100 characters, finite); anything else is a string (only for a factory's own keys).
 The built-in agents' values are checked against their ranges here, so ``mcts:time=1e999``
@@ -31,7 +37,7 @@ too), so take specs only from people you would let run commands. Specs read from
 ladder's rungs) are parsed with ``allow_factories=False``: built-in agents only, a factory
 refused before anything is imported.
 
-A ``seed`` key fixes the agent's seed; without one, :meth:`AgentSpec.build` uses the seed
+A ``seed`` key fixes the agent's seed; without one, :func:`resolve_agent` uses the seed
 it is given (the arena derives one per game, so games differ but are reproducible).
 """
 
@@ -43,21 +49,20 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
-from agents.rules import MCTS_BACKUPS, MCTS_SELECTIONS, PUCT_SELECTIONS
+from agents.alphabeta import AlphaBetaOptions
+from agents.alphazero.config import AlphaZeroOptions
+from agents.mcts import MCTSOptions
+from agents.options import declared, spec_keys, unchecked
+from agents.puct import PUCTOptions
+from agents.simple import RandomOptions
 from connectn_env.errors import ConnectnError
 from connectn_env.games.validation import require_int
-from connectn_env.memory_limits import check_max_nodes
 
 Value = bool | int | float | str
 MAX_SPEC_LENGTH = 1000  # characters of a spec
 MAX_NUMBER_LENGTH = 100  # characters of a number in a spec
-MAX_SIMULATIONS = 10**12
-MAX_SECONDS = 10**6
-
-
-_CHEAP_TO_BUILD = ("random", "mcts", "puct", "ab")  # built at parse time to check them
 
 
 class AgentUnavailableError(ValueError, ConnectnError):
@@ -77,70 +82,28 @@ class AgentUnavailableError(ValueError, ConnectnError):
         return type(self), (self.spec, self.reason)
 
 
-class _Key(NamedTuple):
-    """A built-in agent's key: its constructor keyword, type and range."""
-
-    keyword: str
-    kind: type  # bool, int, float or str
-    low: float | None = None
-    strict: bool = False  # low itself is excluded
-    high: float | None = None
-    choices: tuple[str, ...] = ()  # the values of a str key (none: any string)
-
-
-_KEYS: dict[str, dict[str, _Key]] = {
-    "random": {"seed": _Key("seed", int, 0)},
-    "mcts": {
-        "simulations": _Key("simulations", int, 1, high=MAX_SIMULATIONS),
-        "time": _Key("time_limit", float, 0.0, True, MAX_SECONDS),
-        "c": _Key("exploration", float, 0.0, high=1e6),
-        "selection": _Key("selection", str, choices=MCTS_SELECTIONS),
-        "rave": _Key("rave", bool),
-        "rave_k": _Key("rave_equivalence", float, 0.0, True, 1e12),
-        "pool_rave": _Key("pool_rave", int, 0, high=10**6),
-        "decisive": _Key("decisive", bool),
-        "lgr": _Key("lgr", bool),
-        "local": _Key("local", bool),
-        "exact": _Key("exact", bool),
-        "backup": _Key("backup", str, choices=MCTS_BACKUPS),
-        "preset": _Key("preset", str, choices=("default", "uct")),
-        "reuse": _Key("reuse_tree", bool),
-        "max_nodes": _Key("max_nodes", int, 2),  # and what the machine can hold
-        "seed": _Key("seed", int, 0),
-    },
-    "puct": {
-        "simulations": _Key("simulations", int, 1, high=MAX_SIMULATIONS),
-        "time": _Key("time_limit", float, 0.0, True, MAX_SECONDS),
-        "c": _Key("c_puct", float, 0.0, high=1e6),
-        "selection": _Key("selection", str, choices=PUCT_SELECTIONS),
-        "temperature": _Key("temperature", float, 0.0, high=1e6),
-        "noise": _Key("noise_fraction", float, 0.0, high=1.0),
-        "alpha": _Key("dirichlet_alpha", float, 0.0, True, 1e6),
-        "reuse": _Key("reuse_tree", bool),
-        "max_nodes": _Key("max_nodes", int, 2),
-        "seed": _Key("seed", int, 0),
-    },
-    "ab": {
-        "depth": _Key("depth", int, 1, high=10**6),
-        "time": _Key("time_limit", float, 0.0, True, MAX_SECONDS),
-        "nodes": _Key("nodes", int, 1, high=MAX_SIMULATIONS),
-        "table_bits": _Key("table_bits", int, 10, high=28),  # AlphaBetaAgent's range
-        "seed": _Key("seed", int, 0),
-    },
-    "az": {
-        "path": _Key("path", str),  # any file name
-        "pretrained": _Key("pretrained", bool),
-        "network": _Key("network", str),  # the start of the shipped network's SHA-256
-        "simulations": _Key("simulations", int, 1, high=MAX_SIMULATIONS),
-        "time": _Key("time_limit", float, 0.0, True, MAX_SECONDS),
-        "c": _Key("c_puct", float, 0.0, high=1e6),
-        "temperature": _Key("temperature", float, 0.0, high=1e6),
-        "device": _Key("device", str, choices=("cpu", "cuda")),
-        "threads": _Key("threads", int, 1, high=1024),  # torch's, during each search
-        "seed": _Key("seed", int, 0),
-    },
-    "perfect": {},
-    "human": {},
+# Each built-in kind's declared options (None: no keys): spec keys, aliases, types and ranges
+# are those of the agent's options class (agents.options), written nowhere else.
+_OPTIONS: dict[str, type | None] = {
+    "random": RandomOptions,
+    "mcts": MCTSOptions,
+    "puct": PUCTOptions,
+    "ab": AlphaBetaOptions,
+    "az": AlphaZeroOptions,
+    "perfect": None,
+    "human": None,
+}
+# kind -> spec key or alias -> (the spec key, the field's name)
+_ALIASES: dict[str, dict[str, tuple[str, str]]] = {
+    kind: {alias: (declared(cls)[name].key, name) for alias, name in spec_keys(cls).items()}
+    if cls is not None
+    else {}
+    for kind, cls in _OPTIONS.items()
+}
+# kind -> its spec keys (aliases left out), in the order declared
+_KEYS: dict[str, tuple[str, ...]] = {
+    kind: tuple(dict.fromkeys(key for key, _ in aliases.values()))
+    for kind, aliases in _ALIASES.items()
 }
 BUILTIN_KINDS = tuple(_KEYS)
 BUILTIN_AGENTS = tuple(kind for kind in _KEYS if kind != "human")  # what plays unattended
@@ -190,21 +153,25 @@ class AgentSpec:
                 raise TypeError(f"each option must be a (str key, value) pair, got {pair!r}")
             if not _IDENTIFIER.fullmatch(pair[0]):
                 raise ValueError(f"option key {pair[0]!r} must be an identifier")
-        keys = [pair[0] for pair in self.options]
         if self.kind in _KEYS:
-            unknown = [key for key in keys if key not in _KEYS[self.kind]]
-            if unknown:
-                valid = ", ".join(_KEYS[self.kind]) or "none"
-                raise ValueError(f"unknown key {unknown[0]!r} for {self.kind}; valid keys: {valid}")
-            for key, value in self.options:
-                _check_value(_KEYS[self.kind][key], key, value)
+            options = tuple(_check_option(self.kind, key, value) for key, value in self.options)
+            object.__setattr__(self, "options", options)
         elif not re.fullmatch(rf"{_MODULE.pattern}:{_IDENTIFIER.pattern}", self.kind):
             raise ValueError(f"unknown agent kind {self.kind[:100]!r}; {_HELP}")
         else:
             for key, value in self.options:
                 _check_literal(key, value)
+        keys = [pair[0] for pair in self.options]
         if len(set(keys)) != len(keys):
             raise ValueError(f"repeated keys in {keys}")
+
+    @classmethod
+    def _checked(cls, kind: str, options: tuple[tuple[str, Value], ...]) -> AgentSpec:
+        """The spec of options :func:`parse_agent_spec` has checked already (not again)."""
+        spec = object.__new__(cls)
+        object.__setattr__(spec, "kind", kind)
+        object.__setattr__(spec, "options", options)
+        return spec
 
     @property
     def is_human(self) -> bool:
@@ -217,50 +184,14 @@ class AgentSpec:
         return self.kind not in _KEYS
 
     def build(self, seed: int | None = None) -> Any:
-        """A fresh agent (``None`` for ``human``).
-
-        A ``module:callable`` spec runs that callable: a spec is code, as trusted as the
-        command line it comes from.
-
-        Args:
-            seed: Seed for the agent's generator unless the spec sets ``seed``.
-
-        Raises:
-            TypeError: a factory returned something without ``act(env)``.
-        """
-        if seed is not None:
-            seed = require_int("seed", seed, 0)
-        options = dict(self.options)
-        if self.is_human:
-            return None
-        if self.is_factory:
-            return _build_factory(self.kind, options, seed)
-        import agents
-
-        kwargs = {_KEYS[self.kind][key].keyword: value for key, value in options.items()}
-        kwargs.setdefault("seed", seed)
-        if self.kind == "random":
-            return agents.RandomAgent(**kwargs)
-        if self.kind == "mcts":
-            return agents.MCTSAgent(**kwargs)
-        if self.kind == "ab":
-            return agents.AlphaBetaAgent(**kwargs)
-        if self.kind == "perfect":
-            from agents.perfect import PerfectAgent
-
-            return PerfectAgent(**kwargs)
-        if self.kind == "az":
-            from agents.alphazero import AlphaZeroAgent
-
-            if kwargs.pop("pretrained", False):
-                return AlphaZeroAgent.pretrained(**kwargs)
-            return AlphaZeroAgent.from_checkpoint(**kwargs)
-        return agents.PUCTAgent(**kwargs)
+        """A fresh agent (``None`` for ``human``) for any game: ``resolve_agent(self, None,
+        seed=seed)`` (see :func:`resolve_agent`)."""
+        return resolve_agent(self, None, seed=seed)
 
     def check_game(self, game: Any) -> None:
         """Refuse a game this agent cannot play (an ``az`` network trained on another game or
         board size, ``perfect`` on anything but Connect Four 6 x 7); other agents play every
-        game.
+        game. A network's file is read once per process (the agent built later shares it).
 
         Raises:
             ValueError: the message names both games.
@@ -270,15 +201,7 @@ class AgentSpec:
 
             require_connect_four(game)
         if self.kind == "az":
-            options = dict(self.options)
-            if options.get("pretrained"):
-                from agents.alphazero.pretrained import pretrained_checkpoint
-
-                pretrained_checkpoint(game, options.get("network"))
-                return
-            from agents.alphazero import load_checkpoint
-
-            load_checkpoint(options["path"], game)
+            _checkpoint(dict(self.options), game)
 
     def __str__(self) -> str:
         """The spec as written: ``az:pretrained,simulations=200`` (``pretrained=true`` as
@@ -289,6 +212,75 @@ class AgentSpec:
         if self.kind == "az" and self.options[0] == ("pretrained", True):
             items[0] = "pretrained"
         return self.kind + ":" + ",".join(items)
+
+
+def resolve_agent(spec: Any, game: Any = None, *, seed: int | None = None) -> Any:
+    """The agent of ``spec`` (``None`` for ``human``): how play, the arena, ``evaluate``, the
+    ladder, GTP, pbrain and the Gymnasium opponents turn a spec into an agent.
+
+    With a ``game`` (a ``BoardGame`` or ``GameConfig``) the spec must be able to play it
+    (:meth:`AgentSpec.check_game`) and a network agent starts with that game's network; a
+    network's file is read once per process, whether checked, built or searched with. A
+    ``module:callable`` spec runs that callable: a spec is code, as trusted as the command
+    line it comes from.
+
+    Args:
+        spec: An :class:`AgentSpec`, its text (parsed by :func:`parse_agent_spec`), or an
+            object standing for an agent object, whose ``build(seed)`` gives it.
+        game: The game it will play, or None (any: checked when it plays).
+        seed: Seed for the agent's generator unless the spec sets ``seed``.
+
+    Raises:
+        ValueError: a bad spec, or a game it cannot play (the message names both).
+        TypeError: a factory returned something without ``act(env)``.
+    """
+    if isinstance(spec, str):
+        spec = parse_agent_spec(spec)
+    if not isinstance(spec, AgentSpec):  # a stand-in for an agent object (evaluate's)
+        return spec.build(seed)
+    if seed is not None:
+        seed = require_int("seed", seed, 0)
+    if game is not None:
+        spec.check_game(game)
+    options = dict(spec.options)
+    if spec.is_human:
+        return None
+    if spec.is_factory:
+        return _build_factory(spec.kind, options, seed)
+    import agents
+
+    kwargs = {_ALIASES[spec.kind][key][1]: value for key, value in options.items()}
+    kwargs.setdefault("seed", seed)
+    if spec.kind == "az":
+        from agents.alphazero import AlphaZeroAgent
+
+        network, path = kwargs.pop("network", None), kwargs.pop("path", None)
+        if kwargs.pop("pretrained", False):  # without a game: each env's, when first needed
+            return AlphaZeroAgent.pretrained(game, network=network, **kwargs)
+        return AlphaZeroAgent(_checkpoint({"path": path}, game), **kwargs)
+    maker = {
+        "random": agents.RandomAgent,
+        "mcts": agents.MCTSAgent,
+        "puct": agents.PUCTAgent,
+        "ab": agents.AlphaBetaAgent,
+        "perfect": agents.PerfectAgent,
+    }[spec.kind]
+    return maker(**kwargs)
+
+
+def _checkpoint(options: dict[str, Value], game: Any) -> Any:
+    """The checkpoint of an ``az`` spec's options (read once per process), checked against
+    ``game`` where one is given (a shipped network: the one of ``game``)."""
+    from agents.alphazero import require_torch
+
+    require_torch()  # says how to install it
+    if options.get("pretrained"):
+        from agents.alphazero.pretrained import pretrained_checkpoint
+
+        return pretrained_checkpoint(game, options.get("network"))
+    from agents.alphazero.checkpoint import cached_checkpoint
+
+    return cached_checkpoint(str(options["path"]), game)
 
 
 def parse_agent_spec(
@@ -330,10 +322,8 @@ def parse_agent_spec(
         options = _parse_options(text, rest, head) if rest else ()
         if head == "az":
             _check_checkpoint(text, dict(options))
-        spec = AgentSpec(head, options)
-        if head in _CHEAP_TO_BUILD:
-            _check_combination(text, spec)
-        return spec
+        _check_together(text, head, options)
+        return AgentSpec._checked(head, options)
     name, _, kwargs = rest.partition(":")
     if not rest or not _MODULE.fullmatch(head) or not _IDENTIFIER.fullmatch(name):
         raise ValueError(f"unknown agent spec {text!r}; {_HELP}")
@@ -347,69 +337,51 @@ def parse_agent_spec(
     return AgentSpec(kind, _parse_options(text, kwargs, None) if kwargs else ())
 
 
-def _check_combination(text: str, spec: AgentSpec) -> None:
-    """Build ``spec`` once, so that options valid one by one but not together (``selection=
-    gumbel`` with a time limit only) are refused at parse time, before any game."""
+def _check_together(text: str, kind: str, options: tuple[tuple[str, Value], ...]) -> None:
+    """Refuse options valid one by one but not together (``selection=gumbel`` with a time
+    limit only), as the agent's options class declares, without building the agent."""
+    cls = _OPTIONS[kind]
+    check = getattr(cls, "check_together", None)
+    if check is None:
+        return
+    values = {_ALIASES[kind][key][1]: value for key, value in options}
     try:
-        spec.build(0)
+        check(unchecked(cls, values))
     except (TypeError, ValueError) as error:
         raise ValueError(f"agent spec {text!r}: {error}") from None
 
 
 def _parse_options(text: str, body: str, kind: str | None) -> tuple[tuple[str, Value], ...]:
-    """``key=value,...`` -> typed pairs, checked against the kind's keys (None: any key)."""
+    """``key=value,...`` -> typed pairs, checked against the kind's keys (None: any key); an
+    alias is read as its key."""
     pairs: list[tuple[str, Value]] = []
     for item in body.split(","):
         key, eq, raw = (part.strip() for part in item.partition("="))
         if not eq or not _IDENTIFIER.fullmatch(key) or not raw:
             raise ValueError(f"agent spec {text!r}: expected key=value, got {item!r}; {_HELP}")
-        if any(key == seen for seen, _ in pairs):
-            raise ValueError(f"agent spec {text!r}: key {key!r} given twice")
         try:
             value = _literal(raw, key)
             if kind is not None:
-                if key not in _KEYS[kind]:
-                    valid = ", ".join(_KEYS[kind]) or "none"
-                    raise ValueError(f"unknown key {key!r} for {kind}; valid keys: {valid}")
-                value = _check_value(_KEYS[kind][key], key, value, raw)
+                key, value = _check_option(kind, key, value, raw)
         except (TypeError, ValueError) as error:
             raise ValueError(f"agent spec {text!r}: {error}") from None
+        if any(key == seen for seen, _ in pairs):
+            raise ValueError(f"agent spec {text!r}: key {key!r} given twice")
         pairs.append((key, value))
     return tuple(pairs)
 
 
-def _check_value(spec: _Key, key: str, value: Any, raw: str | None = None) -> Value:
-    """``value`` of a built-in agent's key, of the key's type (an int is a fine float) and
-    within its range; ``raw``: the text it was parsed from, for messages."""
-    shown = repr(value) if raw is None else raw
-    if spec.kind is str:
-        value = raw if raw is not None else value  # a file name "12" stays a string
-        if not isinstance(value, str):
-            raise ValueError(f"{key} must be a string, got {shown}")
-        if spec.choices and value not in spec.choices:
-            raise ValueError(f"{key} must be one of {', '.join(spec.choices)}, got {shown}")
-        return value
-    if spec.kind is bool:
-        ok = isinstance(value, bool)
-    elif spec.kind is int:
-        ok = isinstance(value, int) and not isinstance(value, bool)
-    else:
-        ok = isinstance(value, int | float) and not isinstance(value, bool)
-    if not ok:
-        expected = {bool: "true or false", int: "an integer", float: "a number"}[spec.kind]
-        raise ValueError(f"{key} must be {expected}, got {shown if raw is None else repr(raw)}")
-    if spec.kind is float:
-        value = float(value)
-        if not math.isfinite(value):
-            raise ValueError(f"{key} must be a finite number, got {shown}")
-    if spec.low is not None and (value < spec.low or (spec.strict and value == spec.low)):
-        relation = "greater than" if spec.strict else "at least"
-        raise ValueError(f"{key} must be {relation} {spec.low:g}, got {shown}")
-    if spec.high is not None and value > spec.high:
-        raise ValueError(f"{key} must be at most {spec.high:g}, got {shown}")
-    if key == "max_nodes":
-        check_max_nodes(value)
-    return value
+def _check_option(kind: str, key: str, value: Any, raw: str | None = None) -> tuple[str, Value]:
+    """``(key, value)`` of a built-in agent: the key (an alias read as its key) and the value
+    checked against its declaration (``raw``: the text it was parsed from, for messages)."""
+    found = _ALIASES[kind].get(key)
+    if found is None:
+        valid = ", ".join(_KEYS[kind]) or "none"
+        raise ValueError(f"unknown key {key!r} for {kind}; valid keys: {valid}")
+    key, name = found
+    options = _OPTIONS[kind]
+    assert options is not None  # a kind with aliases has options
+    return key, declared(options)[name].check(key, value, spec=True, raw=raw)
 
 
 def _check_checkpoint(text: str, options: dict[str, Value]) -> None:
@@ -430,11 +402,14 @@ def _check_checkpoint(text: str, options: dict[str, Value]) -> None:
             "pretrained (the network shipped for the game)"
         )
     try:
-        from agents.alphazero import load_checkpoint
+        from agents.alphazero import require_torch
+
+        require_torch()  # says how to install it
+        from agents.alphazero.checkpoint import cached_checkpoint
         from agents.alphazero.pretrained import pretrained_networks, require_network_prefix
 
         if "path" in options:
-            load_checkpoint(options["path"])
+            cached_checkpoint(str(options["path"]))  # read once: the agent shares it
         else:
             require_network_prefix(network)
             pretrained_networks()

@@ -1,6 +1,7 @@
 """``connectn train GAME [game options] --out RUN_DIR``: AlphaZero self-play training.
 
-The options map to :class:`agents.alphazero.TrainConfig`; options not given keep the
+The options are :class:`agents.alphazero.TrainConfig`'s fields that declare a flag (their
+type, range, help and default come from its field metadata); options not given keep the
 config's defaults (a new run) or the run's settings (``--resume``).
 """
 
@@ -9,10 +10,10 @@ from __future__ import annotations
 import argparse
 import signal
 from collections.abc import Callable
+from dataclasses import fields
 from typing import Any
 
-from agents.alphazero.config import DEVICES, INFERENCES, PRECISIONS
-from agents.rules import PUCT_SELECTIONS
+from agents.options import Option, declared
 from connectn_env.arena.ray_pool import connect_ray
 from connectn_env.gameoptions import path_argument
 
@@ -41,131 +42,43 @@ def _one_of(choices: tuple[str, ...]) -> Callable[[str], str]:
     return parse
 
 
-_precision = _one_of(PRECISIONS)
-_inference = _one_of(INFERENCES)
-_device = _one_of(DEVICES)
-_selection = _one_of(PUCT_SELECTIONS)
+def _flags() -> dict[str, tuple[str, Option]]:
+    """``connectn train``'s TrainConfig flags -> (field, declaration), as TrainConfig
+    declares them (its fields' metadata: flag, type, range and help)."""
+    from agents.alphazero.config import TrainConfig
 
-_METAVARS = {
-    _budgets: "N,N,...",
-    _device: "DEVICE",
-    _precision: "P",
-    _inference: "MODE",
-    _selection: "RULE",
-    str: "NETWORK",
-}
+    return {
+        declaration.flag: (name, declaration)
+        for name, declaration in declared(TrainConfig).items()
+        if declaration.flag is not None
+    }
 
-# option -> (TrainConfig field, type, help); all default to None (= not given)
-_TRAINING: dict[str, tuple[str, Callable[[str], Any], str]] = {
-    "--simulations": (
-        "simulations",
-        int,
-        "simulations per self-play move (64 with --selection gumbel, 200 with puct)",
-    ),
-    "--games-in-flight": (
-        "games_in_flight",
-        int,
-        "self-play games each worker plays at once, the inference batch (128)",
-    ),
-    "--moves-per-task": ("moves_per_task", int, "moves per game between weight updates (8)"),
-    "--c-puct": ("c_puct", float, "PUCT exploration constant (1.5)"),
-    "--selection": (
-        "selection",
-        _selection,
-        "self-play root rule: gumbel (Gumbel AlphaZero: sequential halving, improved-policy "
-        "targets, no Dirichlet noise) or puct (AlphaZero) (gumbel)",
-    ),
-    "--full-search-fraction": (
-        "full_search_fraction",
-        float,
-        "playout cap randomization: the share of moves searched with --simulations; the others "
-        "get --fast-simulations and train the value only (1: off)",
-    ),
-    "--fast-simulations": (
-        "fast_simulations",
-        int,
-        "simulations of the fast searches (simulations // 6); only with "
-        "--full-search-fraction below 1",
-    ),
-    "--opening-moves": (
-        "opening_moves",
-        int,
-        "randomised openings: each self-play game starts after 0 to this many uniformly random "
-        "moves, not trained on (0: off)",
-    ),
-    "--dirichlet-alpha": ("dirichlet_alpha", float, "root noise (min(1, 10 / actions))"),
-    "--noise-fraction": ("noise_fraction", float, "weight of the root noise (0.25)"),
-    "--temperature-moves": (
-        "temperature_moves",
-        int,
-        "moves per game drawn by visit counts (about sqrt(cells))",
-    ),
-    "--init": (
-        "init",
-        str,
-        "start from this network's weights: a checkpoint of the game with the run's "
-        "--channels and --blocks, or pretrained (the shipped network); default: random",
-    ),
-    "--channels": ("channels", int, "network channels (32)"),
-    "--blocks": ("blocks", int, "residual blocks (3)"),
-    "--batch-size": ("batch_size", int, "positions per training step (256)"),
-    "--learning-rate": ("learning_rate", float, "AdamW learning rate (0.002)"),
-    "--weight-decay": ("weight_decay", float, "AdamW weight decay (0.0001)"),
-    "--buffer-size": ("buffer_size", int, "positions in the replay buffer (50000)"),
-    "--train-ratio": ("train_ratio", float, "positions trained per self-play position (8)"),
-    "--eval-games": (
-        "eval_games",
-        int,
-        "games per opponent per evaluation (10); the first evaluation plays a fifth, at least 2",
-    ),
-    "--eval-simulations": ("eval_simulations", int, "network simulations in evaluation (400)"),
-    "--eval-budgets": (
-        "eval_budgets",
-        _budgets,
-        "MCTS opponents' simulations, comma-separated (1000,2000,4000)",
-    ),
-}
-_SESSION: dict[str, tuple[str, Callable[[str], Any], str]] = {
-    "--minutes": (
-        "minutes",
-        float,
-        "training time budget of the whole run; it starts once the workers have compiled "
-        "their code (announced)",
-    ),
-    "--games": ("games", int, "self-play games budget of the whole run"),
-    "--seed": ("seed", int, "seed of a new run (0)"),
-    "--device": ("device", _device, "cpu (default) or cuda"),
-    "--workers": (
-        "workers",
-        int,
-        "self-play worker processes or Ray actors; 0: in this process (1)",
-    ),
-    "--threads": ("threads", int, "torch threads per process (1)"),
-    "--precision": (
-        "precision",
-        _precision,
-        "inference precision: auto (the faster here, timed once), float32 or bfloat16",
-    ),
-    "--inference": (
-        "inference",
-        _inference,
-        "how self-play runs the network: eager (default) or compile (torch.compile: faster "
-        "calls after a compile of seconds in each worker, announced)",
-    ),
-    "--eval-minutes": (
-        "eval_minutes",
-        float,
-        "minutes between evaluations, 0 for none (5). The first, short, comes once the network "
-        "has trained; once the budget is spent, a final one evaluates the last network (after "
-        "the budget: the time it takes is printed) unless the last evaluated one is from the "
-        "last tenth of the run, so best.pt is always an evaluated network",
-    ),
-    "--checkpoint-minutes": ("checkpoint_minutes", float, "minutes between checkpoints (2)"),
-}
+
+def _argument_type(declaration: Option) -> Callable[[str], Any]:
+    if declaration.choices:
+        return _one_of(declaration.choices)
+    return {int: int, float: float, tuple: _budgets}.get(declaration.kind, str)
+
+
+def _help(name: str, declaration: Option) -> str:
+    """The flag's help: the declared text and the default, where there is one."""
+    from agents.alphazero.config import TrainConfig
+
+    default = next(f.default for f in fields(TrainConfig) if f.name == name)
+    if default is None:
+        return declaration.help
+    if isinstance(default, tuple):
+        shown = ",".join(map(str, default))
+    else:
+        shown = default if isinstance(default, str) else f"{default:g}"
+    return f"{declaration.help} ({shown})"
 
 
 def add_train_options(sub: argparse.ArgumentParser) -> None:
-    """The options of ``connectn train GAME``."""
+    """The options of ``connectn train GAME``: ``--out``, ``--resume``, ``--ray``,
+    ``--no-progress`` and one flag per TrainConfig field that declares one."""
+    from agents.alphazero.config import SESSION_FIELDS
+
     sub.add_argument(
         "--out", type=path_argument, required=True, metavar="RUN_DIR", help="run directory"
     )
@@ -183,16 +96,22 @@ def add_train_options(sub: argparse.ArgumentParser) -> None:
         "or local (start Ray here)",
     )
     sub.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
-    for options, title in ((_SESSION, "budget and resources"), (_TRAINING, "training")):
-        group = sub.add_argument_group(title)
-        for flag, (_, kind, text) in options.items():
-            metavar = _METAVARS.get(kind, "N")
-            group.add_argument(flag, type=kind, default=None, metavar=metavar, help=text)
+    session = sub.add_argument_group("budget and resources")
+    training = sub.add_argument_group("training")
+    for flag, (name, declaration) in _flags().items():
+        group = session if name in SESSION_FIELDS else training
+        group.add_argument(
+            flag,
+            type=_argument_type(declaration),
+            default=None,
+            metavar=declaration.metavar or "N",
+            help=_help(name, declaration),
+        )
 
 
 def _given(args: argparse.Namespace) -> dict[str, Any]:
     values = {}
-    for flag, (name, _, _) in {**_SESSION, **_TRAINING}.items():
+    for flag, (name, _) in _flags().items():
         value = getattr(args, flag.lstrip("-").replace("-", "_"))
         if value is not None:
             values[name] = value

@@ -22,6 +22,7 @@ import numpy as np
 from connectn_env.games import REGISTRY, BoardGame
 from connectn_env.games.compile_notice import compile_notices, compiling
 from connectn_env.games.lib.jit import cache_unwritable
+from connectn_env.specs import resolve_agent
 
 _POSITION_TRIES = 20  # random games tried to reach a position the exact solver takes on
 
@@ -66,7 +67,7 @@ def warm_up_specs(game: BoardGame, specs: Sequence[Any]) -> None:
     to search is skipped: the games it plays report the failure."""
     for spec in specs:
         try:
-            warm_up_agent(spec.build(0), game)
+            warm_up_agent(resolve_agent(spec, game, seed=0), game)
         except Exception:  # the agent may be user code; its games tell what went wrong
             continue
 

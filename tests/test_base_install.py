@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from connectn_env.ladder.ladderfile import LadderRung, load_ladder, shipped_ladder, shipped_path
+from connectn_env.ladder.levels import levels
 from connectn_env.specs import AgentUnavailableError
 
 ROOT = Path(__file__).parents[1]
@@ -43,7 +44,7 @@ def connectn_without_torch(*args: str, cwd: Path, stdin: str = "") -> subprocess
 
 def network_level(key: str) -> int:
     """The level (1 = weakest) of the network rung of ``key``'s shipped ladder."""
-    return 1 + [rung.label for rung in shipped_ladder(key).by_rating()].index("az-200")
+    return 1 + [rung.label for rung in levels(key)].index("az-200")
 
 
 def test_ladder_show_lists_every_rung_and_says_in_one_line_what_the_network_needs(

@@ -12,10 +12,11 @@ from agents_helpers import play, pz_tictactoe
 
 from agents import MCTSAgent, PUCTAgent
 from agents.gumbel import MAX_CONSIDERED, halving_level
+from agents.options import MAX_SIMULATIONS
 from agents.rules import MCTS_SELECTIONS, PUCT_SELECTIONS, search_rules
 from connectn_env import connect_n_v0, gomoku_v0, othello_v0
 from connectn_env.games import REGISTRY
-from connectn_env.specs import MAX_SIMULATIONS, parse_agent_spec
+from connectn_env.specs import parse_agent_spec
 
 TICTACTOE = REGISTRY["tictactoe"].fixed
 # Positions where the player to move wins at once with one move (and only with it).

@@ -232,7 +232,7 @@ def test_none_leaves_torch_threads_alone_and_a_bad_count_is_refused() -> None:
     assert AlphaZeroAgent.pretrained(GameConfig("tictactoe"), threads=None).threads is None
     with pytest.raises(ValueError, match="threads must be at least 1, got 0"):
         parse_agent_spec("az:pretrained,threads=0")
-    with pytest.raises(ValueError, match="threads must be at least 1, got 0"):
+    with pytest.raises(ValueError, match="threads must be between 1 and 1024, got 0"):
         AlphaZeroAgent.pretrained(threads=0)
     with pytest.raises(TypeError, match="threads must be an int"):
         AlphaZeroAgent.pretrained(threads=1.5)

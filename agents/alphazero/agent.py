@@ -8,20 +8,20 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.alphazero.checkpoint import Checkpoint, load_checkpoint
-from agents.alphazero.config import DEVICES
-from agents.alphazero.inference import PRECISIONS, NetworkEvaluator, torch_threads
+from agents.alphazero.checkpoint import Checkpoint, cached_checkpoint
+from agents.alphazero.config import AlphaZeroOptions
+from agents.alphazero.inference import NetworkEvaluator, torch_threads
 from agents.alphazero.pretrained import pretrained_checkpoint, require_network_prefix
 from agents.envapi import native_state
 from agents.puct import PUCTAgent
 from agents.search import DEFAULT_MAX_NODES, SearchResult
 from connectn_env.games import BoardGame, GameState
 from connectn_env.games.config import GameConfig
-from connectn_env.games.validation import require_choice, require_int
 
 
 class AlphaZeroAgent(PUCTAgent):
-    """AlphaZero's player: PUCT search whose priors and leaf values come from a trained network.
+    """AlphaZero's player: PUCT search whose priors and leaf values come from a trained network
+    (the PUCT agent given the network as its ``evaluator``).
 
     It plays the game (and board size) of its checkpoint, in this suite's envs (the search is
     compiled; the network is called at each new leaf). Usable wherever an agent is: ``connectn
@@ -76,17 +76,14 @@ class AlphaZeroAgent(PUCTAgent):
                 f"checkpoint must be a Checkpoint (see AlphaZeroAgent.from_checkpoint) or None "
                 f"(the shipped networks), got {type(checkpoint).__name__}"
             )
-        require_choice("device", device, DEVICES)
+        AlphaZeroOptions(device=device, precision=precision, threads=threads)  # checked
         if device == "cuda" and not torch.cuda.is_available():
             raise ValueError(
                 "device 'cuda' is not available on this machine (torch sees no CUDA device): "
                 "use device='cpu'"
             )
-        require_choice("precision", precision, PRECISIONS)
-        if threads is not None:
-            require_int("threads", threads, 1)
         super().__init__(
-            self._generic_policy,
+            evaluator=self._evaluate_leaf,
             simulations=simulations,
             time_limit=time_limit,
             c_puct=c_puct,
@@ -147,7 +144,7 @@ class AlphaZeroAgent(PUCTAgent):
         Raises:
             CheckpointError: the file is missing, unreadable or not a checkpoint.
         """
-        return cls(load_checkpoint(path), **kwargs)
+        return cls(cached_checkpoint(path), **kwargs)
 
     def search(self, env: Any, progress: Any = None) -> SearchResult:
         """Search from the env's position (see :meth:`SearchAgent.search`).
@@ -169,19 +166,16 @@ class AlphaZeroAgent(PUCTAgent):
         with torch_threads(self.threads):
             return super().search(env, progress)
 
-    def _evaluate_native(self, leaf: GameState) -> tuple[np.ndarray, float]:
+    def _evaluate_leaf(self, leaf: GameState) -> tuple[np.ndarray, float]:
+        """The network's (priors, value for the player to move) of a leaf: the search's
+        evaluator (:class:`~agents.puct.PUCTAgent`'s ``evaluator``)."""
         player = leaf.current_player()
         priors, values = self.evaluator(
             leaf.observation(player)[None],
             np.array([player]),
             leaf.legal_action_mask()[None],
         )
-        value = float(values[0])
-        return priors[0], value if player == 0 else -value
-
-    @staticmethod
-    def _generic_policy(observation: Any) -> Any:
-        raise TypeError("an AlphaZeroAgent plays this suite's envs only")
+        return priors[0], float(values[0])
 
     def __repr__(self) -> str:
         if self.checkpoint is None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import io
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,8 @@ UNCHECKED_VERSION = 1  # written before checkpoints carried a digest: read witho
 DIGEST_KEY = "sha256"
 ZIP_MAGIC = b"PK\x03\x04"  # torch.save's format: a zip archive
 MAX_CHECKPOINT_BYTES = 2 * 2**30  # a 20-block, 256-channel network with its optimizer: 0.3 GiB
+_CACHED_FILES = 8  # checkpoints kept by cached_checkpoint (a ladder's networks, a match's two)
+_CACHE: dict[Any, Checkpoint] = {}  # (path, inode, size, mtime) -> the checkpoint read
 
 
 class CheckpointError(ValueError, ConnectnError):
@@ -127,13 +130,66 @@ def load_checkpoint(path: str | Path, game: BoardGame | GameConfig | None = None
             message names the file.
     """
     path = Path(path)
+    checkpoint = checkpoint_from_bytes(path, read_checkpoint_bytes(path))
+    if game is not None:
+        checkpoint.check_game(game)
+    return checkpoint
+
+
+def cached_checkpoint(path: str | Path, game: BoardGame | GameConfig | None = None) -> Checkpoint:
+    """:func:`load_checkpoint` read once per process: the same unchanged file (its inode,
+    size and modification time) gives the checkpoint read the first time, shared, so a spec
+    checked, then built, then searched with reads it once. For agents, which only read it
+    (a trainer, which changes what it loads, reads with :func:`load_checkpoint`).
+
+    Raises:
+        CheckpointError: as :func:`load_checkpoint`.
+    """
+    path = Path(path)
+    checkpoint = cached_read(path, lambda: checkpoint_from_bytes(path, read_checkpoint_bytes(path)))
+    if game is not None:
+        checkpoint.check_game(game)
+    return checkpoint
+
+
+def cached_read(path: Path, load: Callable[[], Checkpoint]) -> Checkpoint:
+    """``load()``'s checkpoint of ``path``, or the one it gave before for the file unchanged
+    (at most :data:`_CACHED_FILES` files are kept, the oldest dropped first)."""
     try:
-        raw = read_regular_bytes(path, max_bytes=MAX_CHECKPOINT_BYTES, what="a checkpoint")
+        info = path.stat()
+        key: Any = (str(path.resolve()), info.st_ino, info.st_size, info.st_mtime_ns)
+    except (OSError, ValueError):
+        return load()  # the read names what is wrong
+    if key not in _CACHE:
+        while len(_CACHE) >= _CACHED_FILES:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = load()
+    return _CACHE[key]
+
+
+def read_checkpoint_bytes(path: Path) -> bytes:
+    """The bytes of the checkpoint file ``path`` (a regular file of at most
+    :data:`MAX_CHECKPOINT_BYTES`).
+
+    Raises:
+        CheckpointError: the file is missing or unreadable (the message names it).
+    """
+    try:
+        return read_regular_bytes(path, max_bytes=MAX_CHECKPOINT_BYTES, what="a checkpoint")
     except FileNotFoundError:
         raise CheckpointError(f"{path}: no checkpoint file there") from None
     except (OSError, ValueError) as error:
         reason = describe_file_error(path, error).removeprefix(f"{path}: ")
         raise CheckpointError(f"{path}: cannot read checkpoint: {reason}") from None
+
+
+def checkpoint_from_bytes(path: Path, raw: bytes) -> Checkpoint:
+    """The checkpoint in ``raw``, the bytes of the file ``path`` (named in messages): its
+    digest checked before anything else is read from it.
+
+    Raises:
+        CheckpointError: not a checkpoint of this suite, or damaged.
+    """
     if not raw.startswith(ZIP_MAGIC):
         raise CheckpointError(
             f"{path}: cannot read checkpoint: not the zip archive that torch.save writes "
@@ -161,8 +217,6 @@ def load_checkpoint(path: str | Path, game: BoardGame | GameConfig | None = None
         PolicyValueNet(checkpoint.spec).load_state_dict(checkpoint.model)
     except (KeyError, TypeError, ValueError, RuntimeError) as error:
         raise CheckpointError(f"{path}: a damaged checkpoint: {error}") from None
-    if game is not None:
-        checkpoint.check_game(game)
     return checkpoint
 
 

@@ -5,20 +5,15 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents import options as declare
 from agents.rules import PUCT_SELECTIONS
 from connectn_env.errors import ConnectnError
 from connectn_env.games.config import GameConfig
-from connectn_env.games.validation import (
-    require_bool,
-    require_choice,
-    require_fraction,
-    require_int,
-    require_number,
-)
+from connectn_env.games.validation import require_int
 
 DEVICES = ("cpu", "cuda")
 MAX_CHANNELS = 1024
@@ -44,6 +39,40 @@ SESSION_FIELDS = (
     "checkpoint_minutes",
     "resume",
 )
+
+
+@dataclass(frozen=True)
+class AlphaZeroOptions:
+    """The options of a network agent as declared once (spec ``az:path=FILE,...`` or
+    ``az:pretrained,...``; see :class:`~agents.alphazero.AlphaZeroAgent`): made from a spec
+    or from the constructor's arguments, it checks them (no torch needed)."""
+
+    path: str | None = declare.option(
+        None, str, key="path", help="a checkpoint file (RUN_DIR/best.pt)"
+    )
+    pretrained: bool = declare.option(
+        False, bool, key="pretrained", help="the network shipped for the game"
+    )
+    network: str | None = declare.option(
+        None, str, key="network",
+        help="with pretrained: the shipped network must be the one whose SHA-256 starts so",
+    )  # fmt: skip
+    simulations: int | None = declare.simulations(200)
+    time_limit: float | None = declare.time_limit()
+    c_puct: float = declare.c_puct(1.5)
+    temperature: float = declare.temperature()
+    device: str = declare.option(
+        "cpu", str, choices=DEVICES, key="device", help="torch device of the network"
+    )
+    precision: str = declare.option("float32", str, choices=PRECISIONS, help="inference precision")
+    threads: int | None = declare.option(
+        1, int, low=1, high=1024, key="threads", optional=True,
+        help="torch's threads during each search (None: torch's setting)",
+    )  # fmt: skip
+    seed: int | None = declare.seed()
+
+    def __post_init__(self) -> None:
+        declare.check_fields(self)
 
 
 class ConfigError(ValueError, ConnectnError):
@@ -122,43 +151,134 @@ class TrainConfig:
 
     game: GameConfig | str
     out: Path | str
-    minutes: float | None = None
-    games: int | None = None
-    resume: bool = False
-    seed: int = 0
-    init: str | None = None
-    device: str = "cpu"
-    workers: int = 1
+    minutes: float | None = declare.option(
+        None, float, low=0.0, strict=True, flag="--minutes", metavar="N",
+        help="training time budget of the whole run; it starts once the workers have compiled "
+        "their code (announced)",
+    )  # fmt: skip
+    games: int | None = declare.option(
+        None, int, low=1, flag="--games", help="self-play games budget of the whole run"
+    )
+    resume: bool = declare.option(False, bool)
+    seed: int = declare.option(0, int, low=0, flag="--seed", help="seed of a new run")
+    init: str | None = declare.option(
+        None, Path, flag="--init", metavar="NETWORK",
+        help="start from this network's weights: a checkpoint of the game with the run's "
+        "--channels and --blocks, or pretrained (the shipped network); default: random",
+    )  # fmt: skip
+    device: str = declare.option(
+        "cpu", str, choices=DEVICES, flag="--device", metavar="DEVICE", help="cpu or cuda"
+    )
+    workers: int = declare.option(
+        1, int, low=0, high=4096, flag="--workers",
+        help="self-play worker processes or Ray actors; 0: in this process",
+    )  # fmt: skip
     ray: str | None = None
-    threads: int = 1
-    precision: str = "auto"
-    inference: str = "eager"
-    channels: int = 32
-    blocks: int = 3
-    simulations: int | None = None
-    games_in_flight: int = 128
-    moves_per_task: int = 8
-    c_puct: float = 1.5
-    selection: str = "gumbel"
-    full_search_fraction: float = 1.0
-    fast_simulations: int | None = None
-    opening_moves: int = 0
-    dirichlet_alpha: float | None = None
-    noise_fraction: float = 0.25
-    temperature_moves: int | None = None
-    reuse_tree: bool = True
-    batch_size: int = 256
-    learning_rate: float = 2e-3
-    weight_decay: float = 1e-4
-    buffer_size: int = 50_000
-    train_ratio: float = 8.0
-    min_buffer: int | None = None
-    eval_minutes: float = 5.0
-    eval_games: int = 10
-    eval_simulations: int = 400
-    eval_budgets: tuple[int, ...] = field(default=(1000, 2000, 4000))
-    raise_budget_at: float = 0.95
-    checkpoint_minutes: float = 2.0
+    threads: int = declare.option(
+        1, int, low=1, high=1024, flag="--threads", help="torch threads per process"
+    )
+    precision: str = declare.option(
+        "auto", str, choices=PRECISIONS, flag="--precision", metavar="P",
+        help="inference precision: auto (the faster here, timed once), float32 or bfloat16",
+    )  # fmt: skip
+    inference: str = declare.option(
+        "eager", str, choices=INFERENCES, flag="--inference", metavar="MODE",
+        help="how self-play runs the network: eager or compile (torch.compile: faster calls "
+        "after a compile of seconds in each worker, announced)",
+    )  # fmt: skip
+    channels: int = declare.option(
+        32, int, low=1, high=MAX_CHANNELS, flag="--channels", help="network channels"
+    )
+    blocks: int = declare.option(
+        3, int, low=0, high=MAX_BLOCKS, flag="--blocks", help="residual blocks"
+    )
+    simulations: int | None = declare.option(
+        None, int, low=1, high=1_000_000, flag="--simulations",
+        help="simulations per self-play move (64 with --selection gumbel, 200 with puct)",
+    )  # fmt: skip
+    games_in_flight: int = declare.option(
+        128, int, low=1, high=65536, flag="--games-in-flight",
+        help="self-play games each worker plays at once, the inference batch",
+    )  # fmt: skip
+    moves_per_task: int = declare.option(
+        8, int, low=1, high=100_000, flag="--moves-per-task",
+        help="moves per game between weight updates",
+    )  # fmt: skip
+    c_puct: float = declare.option(
+        1.5, float, low=0.0, flag="--c-puct", help="PUCT exploration constant"
+    )
+    selection: str = declare.option(
+        "gumbel", str, choices=PUCT_SELECTIONS, flag="--selection", metavar="RULE",
+        help="self-play root rule: gumbel (Gumbel AlphaZero: sequential halving, "
+        "improved-policy targets, no Dirichlet noise) or puct (AlphaZero)",
+    )  # fmt: skip
+    full_search_fraction: float = declare.option(
+        1.0, float, low=0.0, high=1.0, flag="--full-search-fraction",
+        help="playout cap randomization: the share of moves searched with --simulations; the "
+        "others get --fast-simulations and train the value only; 1 turns it off",
+    )  # fmt: skip
+    fast_simulations: int | None = declare.option(
+        None, int, low=1, flag="--fast-simulations",
+        help="simulations of the fast searches (simulations // 6); only with "
+        "--full-search-fraction below 1",
+    )  # fmt: skip
+    opening_moves: int = declare.option(
+        0, int, low=0, flag="--opening-moves",
+        help="randomised openings: each self-play game starts after 0 to this many uniformly "
+        "random moves, not trained on; 0 turns it off",
+    )  # fmt: skip
+    dirichlet_alpha: float | None = declare.option(
+        None, float, low=0.0, strict=True, flag="--dirichlet-alpha",
+        help="root noise (min(1, 10 / actions))",
+    )  # fmt: skip
+    noise_fraction: float = declare.option(
+        0.25, float, low=0.0, high=1.0, flag="--noise-fraction", help="weight of the root noise"
+    )
+    temperature_moves: int | None = declare.option(
+        None, int, low=0, flag="--temperature-moves",
+        help="moves per game drawn by visit counts (about sqrt(cells))",
+    )  # fmt: skip
+    reuse_tree: bool = declare.option(True, bool)
+    batch_size: int = declare.option(
+        256, int, low=1, high=1 << 20, flag="--batch-size", help="positions per training step"
+    )
+    learning_rate: float = declare.option(
+        2e-3, float, low=0.0, strict=True, flag="--learning-rate", help="AdamW learning rate"
+    )
+    weight_decay: float = declare.option(
+        1e-4, float, low=0.0, flag="--weight-decay", help="AdamW weight decay"
+    )
+    buffer_size: int = declare.option(
+        50_000, int, low=1, flag="--buffer-size", help="positions in the replay buffer"
+    )
+    train_ratio: float = declare.option(
+        8.0, float, low=0.0, strict=True, flag="--train-ratio",
+        help="positions trained per self-play position",
+    )  # fmt: skip
+    min_buffer: int | None = declare.option(None, int, low=1)
+    eval_minutes: float = declare.option(
+        5.0, float, low=0.0, flag="--eval-minutes",
+        help="minutes between evaluations, 0 for none. The first, short, comes once the "
+        "network has trained; once the budget is spent, a final one evaluates the last network "
+        "(after the budget: the time it takes is printed) unless the last evaluated one is "
+        "from the last tenth of the run, so best.pt is always an evaluated network",
+    )  # fmt: skip
+    eval_games: int = declare.option(
+        10, int, low=1, high=100_000, flag="--eval-games",
+        help="games per opponent per evaluation; the first evaluation plays a fifth, at least 2",
+    )  # fmt: skip
+    eval_simulations: int = declare.option(
+        400, int, low=1, flag="--eval-simulations", help="network simulations in evaluation"
+    )
+    eval_budgets: tuple[int, ...] = declare.option(
+        (1000, 2000, 4000), tuple, flag="--eval-budgets", metavar="N,N,...",
+        help="MCTS opponents' simulations, comma-separated",
+    )  # fmt: skip
+    raise_budget_at: float = declare.option(0.95, float, low=0.0, high=1.0)
+    checkpoint_minutes: float = declare.option(
+        2.0, float, low=0.0, strict=True, flag="--checkpoint-minutes",
+        help="minutes between checkpoints",
+    )  # fmt: skip
 
     def __post_init__(self) -> None:
         try:
@@ -181,47 +301,25 @@ class TrainConfig:
         if not isinstance(self.out, str | Path) or not str(self.out):
             raise TypeError(f"out must be a path, got {self.out!r}")
         put("out", Path(self.out))
-        if self.minutes is not None:
-            put("minutes", require_number("minutes", self.minutes, 0.0, strict_low=True))
-            if self.minutes > MAX_MINUTES:
-                raise ValueError(
-                    f"minutes must be at most {MAX_MINUTES:g} (about 23 months), got "
-                    f"{self.minutes:g}"
-                )
-        if self.games is not None:
-            put("games", require_int("games", self.games, 1))
-        if self.minutes is None and self.games is None:
-            raise ValueError("training needs a budget: give minutes, games or both")
-        put("resume", require_bool("resume", self.resume))
-        put("seed", require_int("seed", self.seed, 0))
         if self.init is not None:
             if not isinstance(self.init, str | Path) or not str(self.init):
                 raise TypeError(
                     f"init must be a checkpoint path or 'pretrained', got {self.init!r}"
                 )
             put("init", str(self.init))
-        put("device", require_choice("device", self.device, DEVICES))
-        put("workers", require_int("workers", self.workers, 0, 4096))
         if self.ray is not None and (not isinstance(self.ray, str) or not self.ray):
             raise TypeError(f"ray must be an address string or None, got {self.ray!r}")
+        declare.check_fields(self)  # each declared value in its range
+        if self.minutes is not None and self.minutes > MAX_MINUTES:
+            raise ValueError(
+                f"minutes must be at most {MAX_MINUTES:g} (about 23 months), got {self.minutes:g}"
+            )
+        if self.minutes is None and self.games is None:
+            raise ValueError("training needs a budget: give minutes, games or both")
         if self.ray is not None and self.workers == 0:
             raise ValueError("workers must be at least 1 with ray (Ray runs the workers)")
-        put("threads", require_int("threads", self.threads, 1, 1024))
-        put("precision", require_choice("precision", self.precision, PRECISIONS))
-        put("inference", require_choice("inference", self.inference, INFERENCES))
-        put("channels", require_int("channels", self.channels, 1, MAX_CHANNELS))
-        put("blocks", require_int("blocks", self.blocks, 0, MAX_BLOCKS))
-        put("selection", require_choice("selection", self.selection, PUCT_SELECTIONS))
         if self.simulations is None:
             put("simulations", DEFAULT_SIMULATIONS[self.selection])
-        put("simulations", require_int("simulations", self.simulations, 1, 1_000_000))
-        put("games_in_flight", require_int("games_in_flight", self.games_in_flight, 1, 65536))
-        put("moves_per_task", require_int("moves_per_task", self.moves_per_task, 1, 100_000))
-        put("c_puct", require_number("c_puct", self.c_puct, 0.0))
-        put(
-            "full_search_fraction",
-            require_fraction("full_search_fraction", self.full_search_fraction),
-        )
         if self.fast_simulations is None:
             put("fast_simulations", max(1, self.simulations // 6))
         put(
@@ -233,29 +331,12 @@ class TrainConfig:
         put("opening_moves", require_int("opening_moves", self.opening_moves, 0, cells))
         if self.dirichlet_alpha is None:
             put("dirichlet_alpha", min(1.0, 10.0 / probe.num_actions))
-        put(
-            "dirichlet_alpha",
-            require_number("dirichlet_alpha", self.dirichlet_alpha, 0.0, strict_low=True),
-        )
-        put("noise_fraction", require_fraction("noise_fraction", self.noise_fraction))
         if self.temperature_moves is None:
-            put("temperature_moves", max(1, round(math.sqrt(probe.rows * probe.cols))))
-        put("temperature_moves", require_int("temperature_moves", self.temperature_moves, 0))
-        put("reuse_tree", require_bool("reuse_tree", self.reuse_tree))
-        put("batch_size", require_int("batch_size", self.batch_size, 1, 1 << 20))
-        put(
-            "learning_rate",
-            require_number("learning_rate", self.learning_rate, 0.0, strict_low=True),
-        )
-        put("weight_decay", require_number("weight_decay", self.weight_decay, 0.0))
+            put("temperature_moves", max(1, round(math.sqrt(cells))))
         put("buffer_size", require_int("buffer_size", self.buffer_size, self.batch_size))
-        put("train_ratio", require_number("train_ratio", self.train_ratio, 0.0, strict_low=True))
         if self.min_buffer is None:
             put("min_buffer", min(4 * self.batch_size, self.buffer_size))
         put("min_buffer", require_int("min_buffer", self.min_buffer, 1, self.buffer_size))
-        put("eval_minutes", require_number("eval_minutes", self.eval_minutes, 0.0))
-        put("eval_games", require_int("eval_games", self.eval_games, 1, 100_000))
-        put("eval_simulations", require_int("eval_simulations", self.eval_simulations, 1))
         budgets = self.eval_budgets
         if isinstance(budgets, list):
             budgets = tuple(budgets)
@@ -266,11 +347,6 @@ class TrainConfig:
         if len(set(budgets)) != len(budgets):
             raise ValueError(f"eval_budgets must not repeat a budget, got {budgets}")
         put("eval_budgets", tuple(sorted(int(b) for b in budgets)))
-        put("raise_budget_at", require_fraction("raise_budget_at", self.raise_budget_at))
-        put(
-            "checkpoint_minutes",
-            require_number("checkpoint_minutes", self.checkpoint_minutes, 0.0, strict_low=True),
-        )
 
     # --- persistence -----------------------------------------------------------------------
 

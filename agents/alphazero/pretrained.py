@@ -15,7 +15,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.alphazero.checkpoint import Checkpoint, CheckpointError, load_checkpoint
+from agents.alphazero.checkpoint import (
+    Checkpoint,
+    CheckpointError,
+    cached_read,
+    checkpoint_from_bytes,
+)
 from connectn_env.games import BoardGame
 from connectn_env.games.config import GameConfig
 from connectn_env.safe_files import read_regular_bytes
@@ -94,17 +99,25 @@ def pretrained_checkpoint(game: BoardGame | GameConfig, network: str | None = No
             f"the network shipped for {game} is {shipped_network.sha256[:12]} (SHA-256), not "
             f"{network}: this package ships another network than the one asked for"
         )
+    checkpoint = cached_read(shipped_network.path, lambda: _read_shipped(shipped_network))
+    checkpoint.check_game(game)
+    return checkpoint
+
+
+def _read_shipped(shipped_network: PretrainedNetwork) -> Checkpoint:
+    """The shipped network's checkpoint: its file read once, its bytes checked against the
+    manifest's SHA-256 before torch reads them."""
+    path = shipped_network.path
     try:
-        data = read_regular_bytes(shipped_network.path, max_bytes=64 << 20, what="a network")
+        data = read_regular_bytes(path, max_bytes=64 << 20, what="a network")
     except OSError as error:
-        message = f"{shipped_network.path}: cannot read the shipped network: {error}"
-        raise CheckpointError(message) from None
+        raise CheckpointError(f"{path}: cannot read the shipped network: {error}") from None
     if hashlib.sha256(data).hexdigest() != shipped_network.sha256:
         raise CheckpointError(
-            f"{shipped_network.path}: fails its checksum (its SHA-256 is not the manifest's): the "
+            f"{path}: fails its checksum (its SHA-256 is not the manifest's): the "
             "shipped file is damaged; reinstall the package"
         )
-    return load_checkpoint(shipped_network.path, game)
+    return checkpoint_from_bytes(path, data)
 
 
 def require_network_prefix(network: str | None) -> None:

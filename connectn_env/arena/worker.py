@@ -20,7 +20,7 @@ from connectn_env.arena.plan import GameTask
 from connectn_env.envs.base import AGENTS
 from connectn_env.games import GameState
 from connectn_env.games.validation import require_action
-from connectn_env.specs import AgentSpec
+from connectn_env.specs import AgentSpec, resolve_agent
 
 BUILD_TIMEOUT = 60.0  # seconds an agent may take to be built
 KILL_GRACE = 0.5  # seconds past the move timeout before the parent kills the worker
@@ -115,7 +115,7 @@ def play_game(task: GameTask, report: Callable[[tuple], None]) -> dict[str, Any]
     for seat in (0, 1):
         report(("think", seat, time.monotonic() + BUILD_TIMEOUT))
         try:
-            agents.append(task.specs[seat].build(task.seeds[seat]))
+            agents.append(resolve_agent(task.specs[seat], task.game, seed=task.seeds[seat]))
         except Exception as error:
             return forfeit(seat, *describe_error(error))
     for action in task.opening:  # checked legal, game not over, when the suite was read

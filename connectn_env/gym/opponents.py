@@ -170,7 +170,7 @@ class SpecOpponent(AgentOpponent):
     """
 
     def __init__(self, text: str, game: BoardGame) -> None:
-        from connectn_env.specs import parse_agent_spec  # lazy: agents are built on demand
+        from connectn_env.specs import parse_agent_spec, resolve_agent  # lazy: built on demand
 
         try:
             self.spec = parse_agent_spec(text, allow_human=False)
@@ -179,12 +179,13 @@ class SpecOpponent(AgentOpponent):
             raise ValueError(
                 f"opponent {text!r} is neither one of {names} nor a valid agent spec: {error}"
             ) from None
-        self.spec.check_game(game)
-        super().__init__(self.spec.build(0), game)
+        super().__init__(resolve_agent(self.spec, game, seed=0), game)
 
     def reset(self, seed: int) -> None:
         """A fresh agent seeded with ``seed`` (nothing is kept from the last episode)."""
-        self.agent = self.spec.build(seed)
+        from connectn_env.specs import resolve_agent
+
+        self.agent = resolve_agent(self.spec, self.env.game, seed=seed)
         self.env.reset()
 
     def __repr__(self) -> str:

@@ -20,7 +20,7 @@ from agents import PolicyAgent
 from connectn_env.arena.worker import describe_error
 from connectn_env.games.config import GameConfig
 from connectn_env.ladder.sb3 import SB3_FACTORY, SB3_PREFIX
-from connectn_env.specs import AgentSpec, parse_agent_spec
+from connectn_env.specs import AgentSpec, parse_agent_spec, resolve_agent
 
 _UNPICKLE = ",unpickle=true"  # the end of an sb3: spec that lets SB3 unpickle the file
 ALLOWED = (
@@ -105,9 +105,7 @@ def check_candidate(candidate: Candidate, game: GameConfig, role: str = "candida
         ValueError: the message names the candidate and what is wrong.
     """
     try:
-        if isinstance(candidate.spec, AgentSpec):
-            candidate.spec.check_game(game)
-        agent = candidate.spec.build(0)
+        agent = resolve_agent(candidate.spec, game, seed=0)
         check = getattr(agent, "check_game", None)
         if callable(check):
             check(game.make_game())

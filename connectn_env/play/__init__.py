@@ -48,7 +48,7 @@ def run_play(args: argparse.Namespace) -> int:
     """
     from connectn_env.gameoptions import game_config_from_args
     from connectn_env.play.levels import PlayLevels
-    from connectn_env.specs import AgentSpec, parse_agent_spec
+    from connectn_env.specs import AgentSpec, parse_agent_spec, resolve_agent
 
     problem = None if args.record is None else _record_directory_problem(Path(args.record))
     if problem is not None:
@@ -62,7 +62,7 @@ def run_play(args: argparse.Namespace) -> int:
         spec = parse_agent_spec(spec)
     ui, note = choose_ui(args.ui)
     try:
-        agent = spec.build(args.seed)
+        agent = resolve_agent(spec, config, seed=args.seed)
     except Exception as error:
         raise AgentBuildError(
             f"the opponent {spec} cannot be built: {type(error).__name__}: {error}"

@@ -9,7 +9,7 @@ from typing import Any
 from connectn_env.ladder.ladderfile import LadderRung
 from connectn_env.ladder.levels import level_spec, levels, levels_key
 from connectn_env.play.session import GameSession
-from connectn_env.specs import parse_agent_spec
+from connectn_env.specs import parse_agent_spec, resolve_agent
 
 
 class PlayLevels:
@@ -42,6 +42,7 @@ class PlayLevels:
         self.level = level
         self.pending: int | None = None
         self.seed = seed
+        self.game = game
 
     @property
     def rung(self) -> LadderRung:
@@ -70,7 +71,9 @@ class PlayLevels:
         level = self.level if level is None else level
         spec = self.rungs[level - 1].spec
         try:
-            return parse_agent_spec(spec, allow_human=False).build(self.seed)
+            return resolve_agent(
+                parse_agent_spec(spec, allow_human=False), self.game, seed=self.seed
+            )
         except Exception as error:
             raise ValueError(
                 f"level {level} ({spec}) cannot be built: {type(error).__name__}: {error}"
