@@ -62,6 +62,8 @@ class GameResult:
         moves: The actions played.
         seconds: Wall time of the game.
         max_move_seconds: Slowest move of player_0 and of player_1.
+        cpu_seconds: CPU time of the worker process over the game (both agents; None in
+            results files written before it was recorded).
         date: ISO 8601 time the game ended.
         opening: How many of ``moves`` were an opening's (played before the agents played).
     """
@@ -77,6 +79,7 @@ class GameResult:
     max_move_seconds: tuple[float, float] = (0.0, 0.0)
     date: str = field(default="")
     opening: int = 0
+    cpu_seconds: float | None = None
 
     @classmethod
     def of_played_game(
@@ -96,6 +99,7 @@ class GameResult:
             max_move_seconds=tuple(data["max_move_seconds"]),
             date=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             opening=len(task.opening),
+            cpu_seconds=data.get("cpu_seconds"),
         )
 
     @property
@@ -147,6 +151,8 @@ class GameResult:
         }
         if self.opening:
             data["opening"] = self.opening
+        if self.cpu_seconds is not None:
+            data["cpu_seconds"] = self.cpu_seconds
         return data
 
     @classmethod
@@ -205,6 +211,9 @@ class GameResult:
             ),
             date=date,
             opening=opening,
+            cpu_seconds=None
+            if data.get("cpu_seconds") is None
+            else _seconds(data["cpu_seconds"], "cpu_seconds"),
         )
 
 

@@ -87,10 +87,12 @@ def play_game(task: GameTask, report: Callable[[tuple], None]) -> dict[str, Any]
     during its move (a stone put on the board, say) forfeits with ``PositionTampered``.
 
     Returns:
-        ``{"result", "reason", "error", "moves", "seconds", "max_move_seconds"}`` where
-        ``error`` is None or ``{"player", "agent", "type", "message"}``.
+        ``{"result", "reason", "error", "moves", "seconds", "max_move_seconds",
+        "cpu_seconds"}`` where ``error`` is None or ``{"player", "agent", "type", "message"}``
+        (``cpu_seconds``: this process's CPU time over the game, both agents' moves).
     """
     start = time.perf_counter()
+    start_cpu = time.process_time()
     env = task.game.make_env()
     env.reset()
     reference = task.game.make_game().new_initial_state()
@@ -105,6 +107,7 @@ def play_game(task: GameTask, report: Callable[[tuple], None]) -> dict[str, Any]
             "moves": moves,
             "seconds": round(time.perf_counter() - start, 4),
             "max_move_seconds": [round(s, 4) for s in slowest],
+            "cpu_seconds": round(time.process_time() - start_cpu, 4),
         }
 
     def forfeit(seat: int, kind: str, message: str, reason: str = "forfeit") -> dict:

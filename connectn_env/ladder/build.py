@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from connectn_env.arena.outputs import check_output_file
+from connectn_env.arena.results import GameResult
 from connectn_env.arena.tournament import run_tournament
 from connectn_env.elo import PairingStats
 from connectn_env.file_lock import lock_beside
@@ -135,7 +136,7 @@ def build_ladder(
                     played[rename[p.a], rename[p.b]] = dataclasses.replace(
                         p, a=rename[p.a], b=rename[p.b]
                     )
-            seconds += sum(game_result.seconds for game_result in result.results)
+            seconds += sum(_cpu_seconds(game_result) for game_result in result.results)
 
         new = pairs
         for round_ in range(1, _ORDER_ROUNDS + 1):
@@ -212,6 +213,12 @@ def _held_out_pairs(
         return []
     step = (len(candidates) - 1) / max(1, count - 1)
     return sorted({candidates[round(k * step)] for k in range(count)})
+
+
+def _cpu_seconds(result: GameResult) -> float:
+    """A game's CPU time (its wall time in results files from before CPU time was recorded
+    per game)."""
+    return result.seconds if result.cpu_seconds is None else result.cpu_seconds
 
 
 def _locked(results: str | Path | None) -> contextlib.AbstractContextManager:
