@@ -23,3 +23,19 @@ def test_a_line_without_cpu_time_reads_as_none_and_a_bad_one_is_refused() -> Non
         GameResult.from_json(line | {"cpu_seconds": -1.0})
     with pytest.raises(ValueError, match="cpu_seconds"):
         GameResult.from_json(line | {"cpu_seconds": "fast"})
+
+
+def test_a_game_lost_before_its_opening_was_played_writes_a_line_that_reads_back() -> None:
+    """An agent that cannot be built in the worker forfeits before the opening's moves: the
+    line must not claim an opening longer than its moves (a resume refused the whole file)."""
+    from connectn_env.arena.plan import pairing_task
+    from connectn_env.games.config import GameConfig
+    from connectn_env.specs import parse_agent_spec
+
+    specs = (parse_agent_spec("random"), parse_agent_spec("random"))
+    task = pairing_task(GameConfig("connect_four"), ("a", "b"), specs, 0, 0, None, (3, 3, 2))
+    error = {"player": 0, "agent": "a", "type": "ImportError", "message": "cannot import"}
+    lost = {"result": "player_1", "reason": "forfeit", "error": error, "moves": []}
+    result = GameResult.of_played_game(task, lost | {"seconds": 0.1, "max_move_seconds": [0, 0]})
+    assert result.opening == 0
+    assert GameResult.from_json(result.to_json()) == result

@@ -86,7 +86,10 @@ class GameResult:
         cls, task: GameTask, data: dict[str, Any], moves: list[int] | None = None
     ) -> GameResult:
         """The result of ``task`` from what the worker's ``play_game`` returned (``data``),
-        ended now; ``moves`` when the parent collected them itself (else ``data["moves"]``)."""
+        ended now; ``moves`` when the parent collected them itself (else ``data["moves"]``).
+        A game lost before its opening was played out (an agent that could not be built, a
+        worker that died) counts only the opening moves played."""
+        played = tuple(data["moves"] if moves is None else moves)
         return cls(
             pairing=task.pairing,
             index=task.index,
@@ -94,11 +97,11 @@ class GameResult:
             result=data["result"],
             reason=data["reason"],
             error=data["error"],
-            moves=tuple(data["moves"] if moves is None else moves),
+            moves=played,
             seconds=data["seconds"],
             max_move_seconds=tuple(data["max_move_seconds"]),
             date=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            opening=len(task.opening),
+            opening=min(len(task.opening), len(played)),
             cpu_seconds=data.get("cpu_seconds"),
         )
 
