@@ -33,10 +33,24 @@ def threats(flat: np.ndarray, lines: np.ndarray, player: int) -> set[int]:
     return {int(cell) for cell in full[flat[full] == 0]}
 
 
+def threat_making_cells(flat: np.ndarray, lines: np.ndarray, player: int) -> np.ndarray:
+    """The empty cells where a stone of ``player`` can give them a threat they lack: every empty
+    cell if they have one already, else those of lines holding ``n - 2`` of their stones and
+    two empty cells (a new threat is on a line through the move). The two searches below try
+    only these, and find what trying every empty cell finds."""
+    if threats(flat, lines, player):
+        return np.flatnonzero(flat == 0)
+    stones = flat[lines]
+    own = (stones == player + 1).sum(axis=1)
+    empty = (stones == 0).sum(axis=1)
+    near = lines[(own == lines.shape[1] - 2) & (empty == 2)]
+    return np.unique(near[flat[near] == 0])
+
+
 def double_threat_moves(flat: np.ndarray, lines: np.ndarray, player: int) -> set[int]:
     """Moves after which ``player`` has two or more threats (an open four, or two fours)."""
     found = set()
-    for move in np.flatnonzero(flat == 0):
+    for move in threat_making_cells(flat, lines, player):
         flat[move] = player + 1
         if len(threats(flat, lines, player)) >= 2:
             found.add(int(move))
@@ -47,7 +61,7 @@ def double_threat_moves(flat: np.ndarray, lines: np.ndarray, player: int) -> set
 def four_making_moves(flat: np.ndarray, lines: np.ndarray, player: int) -> set[int]:
     """Moves after which ``player`` has a threat."""
     found = set()
-    for move in np.flatnonzero(flat == 0):
+    for move in threat_making_cells(flat, lines, player):
         flat[move] = player + 1
         if threats(flat, lines, player):
             found.add(int(move))

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pythonpath_helpers import pythonpath
 
 from connectn_env.arena import (
     ArenaError,
@@ -421,8 +422,7 @@ def _connectn(*args: str, cwd: Path, extra_env: dict[str, str]) -> subprocess.Po
     surviving worker would hold open)."""
     executable = shutil.which("connectn", path=os.path.dirname(sys.executable))
     assert executable is not None, "the connectn entry point is not installed"
-    paths = [str(TESTS), str(TESTS.parent), os.environ.get("PYTHONPATH", "")]
-    env = {**os.environ, **extra_env, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+    env = {**os.environ, **extra_env, "PYTHONPATH": pythonpath(TESTS)}
     with open(cwd / "stdout.txt", "w") as stdout, open(cwd / "stderr.txt", "w") as stderr:
         return subprocess.Popen([executable, *args], cwd=cwd, env=env, stdout=stdout, stderr=stderr)
 

@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pythonpath_helpers import pythonpath
+
 from connectn_env.ladder.games import command_game
 from connectn_env.ladder.ladderfile import (
     LadderRung,
@@ -27,7 +29,6 @@ from connectn_env.ladder.ladderfile import (
 from connectn_env.ladder.levels import levels
 from connectn_env.specs import AgentUnavailableError
 
-ROOT = Path(__file__).parents[1]
 WITHOUT_TORCH = (
     "import sys; sys.modules['torch'] = None; "  # import torch raises ImportError
     "from connectn_env.cli import main; sys.exit(main(sys.argv[1:]))"
@@ -35,8 +36,7 @@ WITHOUT_TORCH = (
 
 
 def connectn_without_torch(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess:
-    path = os.environ.get("PYTHONPATH")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), path]))}
+    env = {**os.environ, "PYTHONPATH": pythonpath()}
     return subprocess.run(
         [sys.executable, "-c", WITHOUT_TORCH, *args],
         cwd=cwd,

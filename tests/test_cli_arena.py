@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pythonpath_helpers import pythonpath
 
 from connectn_env.arena import (
     ArenaError,
@@ -295,8 +296,7 @@ def _connectn(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     assert executable is not None, "the connectn entry point is not installed"
     # The tests directory for the agent factories, then the code under test (not whatever
     # the connectn entry point's install points at).
-    paths = [str(TESTS), str(TESTS.parent), os.environ.get("PYTHONPATH", "")]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+    env = {**os.environ, "PYTHONPATH": pythonpath(TESTS)}
     return subprocess.run(
         [executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
     )

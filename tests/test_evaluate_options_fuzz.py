@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import connectn_env.cli as cli
 import connectn_env.ladder.command as command
 from connectn_env.cli import build_parser, main
 from connectn_env.ladder import sprt
@@ -29,6 +30,7 @@ from connectn_env.ladder.sprt import MAX_ELO_BOUND, MIN_PROBABILITY, sprt_bounds
 from connectn_env.pentanomial import Pentanomial
 
 COUNTS: Counter[str] = Counter()
+PARSER = build_parser()  # one for every example: parsing leaves a parser as it was
 ODD_DIGITS = "\u0660\u0665\u06f3\u0967\uff10\uff15\u00b2\U0001d7d7"
 
 _number_text = st.one_of(
@@ -112,7 +114,7 @@ FUZZ = settings(
 def test_ab_options_give_a_valid_setup_or_a_clean_error(argv: list[str], capsys) -> None:
     COUNTS["A/B command lines"] += 1
     try:
-        args = build_parser().parse_args(argv)
+        args = PARSER.parse_args(argv)
     except SystemExit as stop:
         assert _clean_refusal(stop, capsys.readouterr().err), (argv, stop.code)
         COUNTS["A/B command lines refused cleanly"] += 1
@@ -208,6 +210,7 @@ def test_positions_options_give_a_judgement_or_a_clean_error(
     argv: list[str], capsys, monkeypatch
 ) -> None:
     COUNTS["--positions command lines"] += 1
+    monkeypatch.setattr(cli, "build_parser", lambda: PARSER)
     monkeypatch.setattr(  # three positions, not 200: the options are what is tried
         command,
         "move_quality",

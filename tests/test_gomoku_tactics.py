@@ -4,9 +4,17 @@ three, on 38 hand-made positions, 10 seeds each (plain UCT at that budget misses
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from agents_helpers import play
-from gomoku_helpers import PATTERNS, tactical_position
+from gomoku_helpers import (
+    PATTERNS,
+    double_threat_moves,
+    four_making_moves,
+    tactical_position,
+    threats,
+    windows,
+)
 
 from agents import MCTSAgent
 from connectn_env import gomoku_v0
@@ -18,6 +26,26 @@ CASES = [(kind, seed) for kind, count in COUNTS.items() for seed in range(count)
 
 def test_the_positions_cover_every_kind():
     assert set(COUNTS) == set(PATTERNS) and len(CASES) >= 30
+
+
+def test_the_threat_searches_find_what_trying_every_empty_cell_finds():
+    """They try only the cells that can make a threat; on crowded random 9 x 9 boards they
+    find the same moves as trying every empty cell."""
+    lines = windows(9, 9)
+    rng = np.random.default_rng(0)
+    found = 0
+    for _ in range(60):
+        flat = rng.choice(3, size=81, p=[0.5, 0.25, 0.25])
+        for player in (0, 1):
+            every = []
+            for move in np.flatnonzero(flat == 0):
+                flat[move] = player + 1
+                every.append((int(move), len(threats(flat, lines, player))))
+                flat[move] = 0
+            assert four_making_moves(flat, lines, player) == {m for m, n in every if n >= 1}
+            assert double_threat_moves(flat, lines, player) == {m for m, n in every if n >= 2}
+            found += any(n >= 2 for _, n in every)
+    assert found >= 10  # the boards have double threats to find
 
 
 @pytest.mark.parametrize(("kind", "seed"), CASES, ids=[f"{k}-{s}" for k, s in CASES])

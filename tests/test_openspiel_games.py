@@ -17,6 +17,7 @@ import pytest
 from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import evaluate_bots, generate_playthrough, mcts
 from open_spiel.python.tests import games_sim_test
+from pythonpath_helpers import pythonpath
 
 from connectn_env import openspiel_games
 from connectn_env.games import ConnectNGame, GomokuGame, HexGame, IllegalActionError
@@ -300,7 +301,7 @@ def test_importing_the_package_does_not_import_openspiel_and_exit_is_clean():
 
 def test_adapter_benchmark_runs_and_prints_its_table():
     script = Path(__file__).parents[1] / "benchmarks" / "openspiel_adapter.py"
-    env = {**os.environ, "PYTHONPATH": str(script.parents[1])}
+    env = {**os.environ, "PYTHONPATH": pythonpath()}
     run = subprocess.run(
         [sys.executable, str(script), "--quick"], capture_output=True, text=True, env=env
     )

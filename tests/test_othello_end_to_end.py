@@ -17,6 +17,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from othello_helpers import random_positions
 from pettingzoo.test import api_test, seed_test
+from pythonpath_helpers import pythonpath
 
 from agents import MCTSAgent, PUCTAgent, RandomAgent
 from connectn_env import othello_v0
@@ -322,7 +323,7 @@ def test_json_record_round_trips_with_passes() -> None:
 @pytest.mark.slow
 def test_benchmark_script_runs_and_prints_its_tables() -> None:
     script = Path(__file__).parents[1] / "benchmarks" / "othello_vs_openspiel.py"
-    environment = {**os.environ, "PYTHONPATH": str(script.parents[1])}
+    environment = {**os.environ, "PYTHONPATH": pythonpath()}
     run = subprocess.run(
         [sys.executable, str(script), "--quick"],
         capture_output=True,

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from pythonpath_helpers import pythonpath
 
 ROOT = Path(__file__).parents[1]
 README = ROOT / "README.md"
@@ -89,12 +90,10 @@ def test_the_readme_and_the_pages_have_python_examples() -> None:
 @pytest.mark.parametrize(("page", "block"), _examples())
 def test_python_example_runs_as_a_script(page: Path, block: Block, tmp_path: Path) -> None:
     """Each block, saved as ``example.py`` in an empty directory (files it writes land
-    there), runs with this checkout importable; padding keeps the page's line numbers."""
+    there), runs with the package the tests import; padding keeps the page's line numbers."""
     script = tmp_path / "example.py"
     script.write_text("\n" * (block.line - 1) + block.code + "\n", encoding="utf-8")
-    root = str(ROOT)
-    path = os.environ.get("PYTHONPATH")
-    env = {**os.environ, "PYTHONPATH": root if not path else os.pathsep.join([root, path])}
+    env = {**os.environ, "PYTHONPATH": pythonpath()}
     run = subprocess.run(
         [sys.executable, str(script)],
         cwd=tmp_path,
