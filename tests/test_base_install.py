@@ -100,6 +100,8 @@ def test_evaluate_without_torch_skips_the_network_rung_and_names_it(tmp_path: Pa
     data["rungs"] = [rung for rung in data["rungs"] if rung["label"] in keep]
     data["pairings"] = [p for p in data["pairings"] if {p["a"], p["b"]} <= keep]
     data["fixed"] = [label for label in data["fixed"] if label in keep]
+    data["held_out"] = [p for p in data["held_out"] if {p["a"], p["b"]} <= keep]
+    del data["checks"]  # they were the whole ladder's
     (tmp_path / "small.json").write_text(json.dumps(data), encoding="utf-8")
     done = connectn_without_torch(
         "evaluate", "connect_four", "random", "--ladder", "small.json", "--games", "4",

@@ -206,3 +206,31 @@ def test_levels_run_from_random_to_the_strongest_shipped_rung(only_six_by_six: N
 def test_a_game_without_a_shipped_ladder_says_so(only_six_by_six: None) -> None:
     with pytest.raises(ValueError, match=r"no ladder is built for othello_8x8 yet \(built: conn"):
         shipped_ladder("othello")
+
+
+def test_a_version_2_file_states_its_checks_and_a_false_statement_is_refused(
+    tmp_path: Path,
+) -> None:
+    """The rebuilt ladders carry pair counts, held-out pairings and their checks; a file
+    whose stated checks are not what its own numbers give, a held-out pairing of a rung it
+    does not have, or pair counts for more games than were played, is refused by name."""
+    data = json.loads((DATA / "connect_four.json").read_text(encoding="utf-8"))
+    assert data["version"] == 2 and data["held_out"] and data["openings"]["openings"] == 93
+    ladder = ladderfile.load_ladder(DATA / "connect_four.json")
+    assert ladder.checks == data["checks"] and ladder.checks["held_out"]["of"] >= 1
+    assert all(p.pairs is not None and sum(p.pairs) * 2 <= p.games for p in ladder.pairings)
+    path = tmp_path / "ladder.json"
+    bad_checks = {**data, "checks": {**data["checks"], "held_out": {"consistent": 9, "of": 9}}}
+    bad_held = {**data, "held_out": [{**data["held_out"][0], "a": "nobody"}]}
+    bad_pairs = {**data, "pairings": [{**data["pairings"][0], "pentanomial": [99, 0, 0, 0, 0]}]}
+    for bad, message in (
+        (bad_checks, "its checks"),
+        (bad_held, "held-out pairing 1: a and b must be two rungs"),
+        (bad_pairs, "pentanomial must be null or 5 pair counts"),
+    ):
+        path.write_text(json.dumps(bad), encoding="utf-8")
+        with pytest.raises(ValueError, match=message):
+            ladderfile.load_ladder(path)
+    unstated = {key: value for key, value in data.items() if key != "checks"}
+    path.write_text(json.dumps(unstated), encoding="utf-8")
+    assert ladderfile.load_ladder(path).checks == data["checks"]

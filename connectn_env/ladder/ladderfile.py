@@ -16,7 +16,8 @@ A file is JSON (``connectn_env/ladder/data/<key>.json`` ships one per game that 
 ``provisional`` is true when a rating's interval is wider than +-50 Elo (the target) or the
 builder asked for it. ``checks`` states the calibration and held-out checks (see
 :mod:`connectn_env.ladder.fit`) as the file's ratings give them; a file whose statement
-does not match its own numbers is refused. Version 1 files (no pairs, no held-out
+does not match its own numbers is refused (one without the statement is read, its checks
+computed). Version 1 files (no pairs, no held-out
 pairings, no suite) are read too.
 
 A ladder file is data, whoever wrote it: its rungs may name built-in agents only (random,
@@ -462,8 +463,8 @@ def _parse(data: Any, source: str, key: str | None, allow_factories: bool) -> La
         raise fail(
             f"'openings' must be null or a suite's digest and size, got {short_repr(openings)}"
         )
-    if version >= 2 and not {"held_out", "openings", "checks"} <= set(data):
-        raise fail("a version 2 ladder needs held_out, openings and checks")
+    if version >= 2 and not {"held_out", "openings"} <= set(data):
+        raise fail("a version 2 ladder needs held_out and openings")
     fixed = data.get("fixed", [])
     if not isinstance(fixed, list) or not all(label in labels for label in fixed):
         raise fail(f"'fixed' must list rung labels, got {short_repr(fixed)}")
