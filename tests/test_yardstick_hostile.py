@@ -45,7 +45,7 @@ def test_ladder_show_escapes_control_characters_in_labels(tmp_path: Path) -> Non
     old = data["rungs"][1]["label"]
     new = "\x1b[2J\x1b]0;pwned\x07" + old
     data["rungs"][1]["label"] = new
-    for pairing in data["pairings"]:
+    for pairing in data["pairings"] + data["held_out"]:
         for side in ("a", "b"):
             if pairing[side] == old:
                 pairing[side] = new
