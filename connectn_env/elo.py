@@ -314,7 +314,7 @@ def rating_covariance(
     if not others:
         return [], np.zeros((0, 0))
     scale = 400 / math.log(10)
-    covariance = np.linalg.inv(information[np.ix_(others, others)]) * scale**2
+    covariance = np.linalg.pinv(information[np.ix_(others, others)]) * scale**2
     return [labels[i] for i in others], covariance
 
 
