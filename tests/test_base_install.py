@@ -128,6 +128,9 @@ def test_a_ladder_without_its_missing_rungs_keeps_the_others_ratings(tmp_path: P
     assert "ab-4" not in cut.labels and len(cut.labels) == len(ladder.labels) - 1
     assert cut.ratings == {k: v for k, v in ladder.ratings.items() if k != "ab-4"}
     assert all("ab-4" not in (p.a, p.b) for p in cut.pairings) and "ab-4" not in cut.fixed
+    held_out = [p for p in ladder.held_out if "ab-4" not in (p.a, p.b)]
+    assert len(held_out) < len(ladder.held_out)  # the shipped ladder holds out uct-10 vs ab-4
+    assert cut.held_out == tuple(held_out) and cut.checks["held_out"]["of"] == len(held_out)
 
 
 def test_the_unavailable_agent_error_survives_pickling() -> None:

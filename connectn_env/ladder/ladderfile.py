@@ -138,14 +138,15 @@ class Ladder:
         return tuple(rung for rung in self.rungs if rung.missing)
 
     def playable(self) -> Ladder:
-        """This ladder without the rungs that cannot play here, and without their pairings;
-        the other rungs keep their ratings."""
+        """This ladder without the rungs that cannot play here, and without their pairings
+        (held-out ones too); the other rungs keep their ratings."""
         keep = [rung for rung in self.rungs if not rung.missing]
         labels = {rung.label for rung in keep}
         return dataclasses.replace(
             self,
             rungs=tuple(keep),
             pairings=tuple(p for p in self.pairings if p.a in labels and p.b in labels),
+            held_out=tuple(p for p in self.held_out if p.a in labels and p.b in labels),
             fixed=tuple(label for label in self.fixed if label in labels),
         )
 
