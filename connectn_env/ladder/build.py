@@ -202,9 +202,8 @@ def _held_out_pairs(
     """Up to ``count`` pairs of rungs three apart in the ``fitted`` order (rung indices,
     weakest first), none fitted nor of two held rungs, spread evenly along the ladder."""
     far = [
-        tuple(sorted((fitted[a], fitted[b])))
-        for a, b in neighbour_pairs(len(fitted), _HELD_OUT_REACH)
-        if b - a == _HELD_OUT_REACH
+        tuple(sorted((fitted[k], fitted[k + _HELD_OUT_REACH])))
+        for k in range(len(fitted) - _HELD_OUT_REACH)
     ]
     candidates = [pair for pair in _unheld(far, labels, fixed) if pair not in fitted_pairs]
     if count >= len(candidates):

@@ -413,35 +413,31 @@ class _Schedule:
         pairings = self.pairings()
         rating = fit_ratings(labels, pairings, ladder.ratings).ratings[label]
         ratings = ladder.ratings | {label: rating}
-        predictor = Predictor(
-            labels, [*ladder.pairings, *pairings], ratings, [anchor_of(labels[1:])]
-        )
-        error = predictor.difference_error(label, anchor_of(labels[1:]))
+        anchor = anchor_of(ladder.labels)
+        predictor = Predictor(labels, [*ladder.pairings, *pairings], ratings, [anchor])
+        error = predictor.difference_error(label, anchor)
         by_label = {p.b: p for p in pairings}
         return Evaluation(
             game=ladder.key,
             candidate=label,
             rating=rating,
             ci95=(rating - Z95 * error, rating + Z95 * error),
-            rungs=tuple(
-                RungScore(
-                    rung.label,
-                    rung.spec,
-                    rung.rating,
-                    by_label[rung.label].wins,
-                    by_label[rung.label].draws,
-                    by_label[rung.label].losses,
-                    by_label[rung.label].errors_a,
-                    by_label[rung.label].pairs or (0, 0, 0, 0, 0),
-                )
-                for rung in ladder.by_rating()
-            ),
+            rungs=tuple(_rung_score(rung, by_label[rung.label]) for rung in ladder.by_rating()),
             played=played,
             provisional=ladder.provisional,
             skipped=skipped,
             openings=0 if self.suite is None else len(self.suite.openings),
             predictor=predictor,
         )
+
+
+def _rung_score(rung: LadderRung, games: PairingStats) -> RungScore:
+    """The candidate's ``games`` against ``rung`` (candidate first) as a table row."""
+    pairs = games.pairs or (0, 0, 0, 0, 0)
+    return RungScore(
+        rung.label, rung.spec, rung.rating, games.wins, games.draws, games.losses,
+        games.errors_a, pairs,
+    )  # fmt: skip
 
 
 class _Display:

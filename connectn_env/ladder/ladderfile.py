@@ -238,7 +238,7 @@ class Ladder:
                 f"calibration: the predicted score is inside the observed score's 95% interval "
                 f"in {inside} of {len(rows)} pairings"
             )
-        lines += self._held_out_lines()
+        lines += self._held_out_lines(predictor)
         suite = (
             f"openings: a suite of {self.openings['openings']} (digest "
             f"{self.openings['digest'][:12]}), in game pairs"
@@ -263,9 +263,9 @@ class Ladder:
             )
         return "\n".join(lines)
 
-    def _held_out_lines(self) -> list[str]:
+    def _held_out_lines(self, predictor: Predictor) -> list[str]:
         """The held-out check's table (none without held-out pairings)."""
-        rows = held_out_check(self.predictor(), self.held_out)
+        rows = held_out_check(predictor, self.held_out)
         if not rows:
             return []
         width = max(len(f"{row.a} vs {row.b}") for row in rows)
