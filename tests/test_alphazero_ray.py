@@ -12,6 +12,9 @@ ray = pytest.importorskip(
 )
 pytest.importorskip("torch", reason='the train extra is not installed: pip install ".[train]"')
 
+from pythonpath_helpers import pythonpath  # noqa: E402
+
+import connectn_env  # noqa: E402
 from agents.alphazero import TrainConfig, load_checkpoint, train  # noqa: E402
 from connectn_env.arena import run_tournament  # noqa: E402
 from connectn_env.cli import main  # noqa: E402
@@ -19,10 +22,28 @@ from connectn_env.records import GameConfig  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, configure_logging=False)
+def local_ray(tmp_path_factory):
+    """Ray puts the working directory of ``ray.init`` first on its workers' path: started from
+    the checkout, the workers imported the checkout, not the package the tests import (CI
+    installs it), and compiled every numba kernel again into the checkout's own cache."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path_factory.mktemp("ray"))
+        patch.setenv("PYTHONPATH", pythonpath())
+        ray.init(num_cpus=2, include_dashboard=False, configure_logging=False)
     yield
     ray.shutdown()
+
+
+def test_ray_workers_import_the_package_the_tests_import(local_ray) -> None:
+    """Else every worker compiles the numba kernels again, into another cache."""
+
+    @ray.remote
+    def imported_from() -> str:
+        import connectn_env
+
+        return connectn_env.__file__
+
+    assert ray.get(imported_from.remote()) == connectn_env.__file__
 
 
 def test_training_with_ray_actors(local_ray, tmp_path) -> None:
