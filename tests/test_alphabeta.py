@@ -4,7 +4,6 @@ to its budgets and refuses bad input."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
@@ -12,6 +11,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from agents_helpers import play, pz_tictactoe
+from pythonpath_helpers import child_environment
 
 from agents import AlphaBetaAgent, MCTSAgent, RandomAgent, alphabeta
 from connectn_env import connect_n_v0, gomoku_v0, hex_v0
@@ -370,7 +370,7 @@ def test_connectn_play_against_ab_in_the_terminal():
          "--opponent", "ab:depth=9"],
         input="\n".join([*cells, "quit"]) + "\n",
         capture_output=True, text=True, timeout=300,
-        env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
+        env=child_environment(SDL_VIDEODRIVER="dummy"),
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert "Opponent: ab:depth=9" in run.stdout

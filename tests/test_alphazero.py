@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from pythonpath_helpers import child_environment
 
 torch = pytest.importorskip(
     "torch", reason='the train extra is not installed: pip install ".[train]"'
@@ -861,7 +862,9 @@ def test_sigterm_saves_a_checkpoint_and_stops_the_workers(tmp_path) -> None:
         "--games-in-flight", "8", "--eval-minutes", "0", "--checkpoint-minutes", "100",
         "--precision", "float32", "--minutes", "30", "--no-progress",
     ]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_environment()
+    )
     deadline = time.monotonic() + 240
     while not (out / "metrics.jsonl").exists() and time.monotonic() < deadline:
         assert process.poll() is None, process.communicate()

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import io
-import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from cli_helpers import run_main
+from pythonpath_helpers import child_environment
 
 from connectn_env import __version__
 from connectn_env.cli import HELP_WIDTH, main
 from connectn_env.games import REGISTRY
 
-ROOT = Path(__file__).parents[1]
 COMMANDS = ["play", "arena", "replay", "bench", "demo", "gtp", "pbrain"]
 GAME_COMMANDS = {"play", "arena", "demo"}  # these take GAME, then its options
 
@@ -106,7 +104,7 @@ def test_demo_names_moves_in_the_play_notation(args, pattern, capsys):
 
 def test_demo_into_a_closed_pipe_ends_quietly():
     """``connectn demo ... | head -1``: no BrokenPipeError traceback."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = child_environment()
     demo = subprocess.Popen(
         [sys.executable, "-m", "connectn_env.cli", "demo", "gomoku", "--size", "15"],
         stdout=subprocess.PIPE,

@@ -17,7 +17,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from othello_helpers import random_positions
 from pettingzoo.test import api_test, seed_test
-from pythonpath_helpers import pythonpath
+from pythonpath_helpers import child_environment, pythonpath
 
 from agents import MCTSAgent, PUCTAgent, RandomAgent
 from connectn_env import othello_v0
@@ -36,8 +36,7 @@ PASS_GAME = ["c4", "d2", "a1", "a2", "c1", "d4", "a3", "b4", "d3", "b1", "d1", "
 
 
 def connectn(*args: str, stdin: str = "", timeout: float = 300) -> subprocess.CompletedProcess:
-    root = Path(__file__).parents[1]
-    environment = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(root)}
+    environment = child_environment(SDL_VIDEODRIVER="dummy")
     return subprocess.run(
         [sys.executable, "-m", "connectn_env.cli", *args],
         input=stdin,

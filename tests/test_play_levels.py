@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import subprocess
 import sys
 
 import pygame
 import pytest
+from pythonpath_helpers import child_environment
 
 import agents
 from connectn_env import cli
@@ -34,7 +34,7 @@ def elo(level: int) -> str:
 
 
 def connectn(*args, stdin=""):
-    environment = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
+    environment = child_environment(SDL_VIDEODRIVER="dummy")
     return subprocess.run(
         [sys.executable, "-m", "connectn_env.cli", *args],
         input=stdin, capture_output=True, text=True, timeout=120, env=environment,

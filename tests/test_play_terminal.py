@@ -15,6 +15,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from pythonpath_helpers import child_environment
 
 import agents
 from connectn_env.play import _recorder
@@ -27,7 +28,7 @@ ALL_CELLS = [f"{c}{r}" for r in "123" for c in "abc"]
 
 
 def connectn(*args, stdin="", env=None, timeout=120):
-    environment = {**os.environ, "SDL_VIDEODRIVER": "dummy", **(env or {})}
+    environment = child_environment(SDL_VIDEODRIVER="dummy", **(env or {}))
     return subprocess.run(
         [sys.executable, "-m", "connectn_env.cli", *args],
         input=stdin,

@@ -3,16 +3,15 @@ in process and over pipes through the real command, malformed commands included.
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pythonpath_helpers import child_environment
 
 from agents import MCTSAgent, RandomAgent
 from connectn_env import __version__
@@ -20,7 +19,6 @@ from connectn_env.protocols.clock import TimeSystem
 from connectn_env.protocols.gtp import GtpEngine
 from connectn_env.protocols.match import ProtocolMatch
 
-ROOT = Path(__file__).parents[1]
 RESPONSE = re.compile(r"([=?])(\d*) (.*?)\n\n", re.S)
 HUGE = "9" * 5000  # past Python's int-string limit (4,300 digits): int() itself raises
 TOO_LONG = "'99999999999999999999...' is not a number of 1 to 18 ASCII digits"
@@ -295,7 +293,7 @@ def test_no_input_crashes_the_engine(lines):
 def run_command(
     args: list[str], transcript: str, timeout: float = 300
 ) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = child_environment()
     return subprocess.run(
         [sys.executable, "-m", "connectn_env.cli", *args],
         input=transcript.encode("utf-8", "surrogateescape"),
@@ -354,7 +352,7 @@ class GtpClient:
     """Talks to ``connectn gtp`` over pipes one command at a time, as HexGui does."""
 
     def __init__(self, args: list[str]) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env = child_environment()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "connectn_env.cli", *args],
             stdin=subprocess.PIPE,

@@ -3,16 +3,15 @@ over pipes through the real command, malformed commands and time limits included
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pythonpath_helpers import child_environment
 
 from agents import MCTSAgent, RandomAgent
 from connectn_env import __version__
@@ -21,7 +20,6 @@ from connectn_env.protocols.match import choose_action
 from connectn_env.protocols.pbrain import PbrainEngine, turn_budget
 from connectn_env.records import GameConfig
 
-ROOT = Path(__file__).parents[1]
 MOVE = re.compile(r"(\d+),(\d+)")
 HUGE = "1" * 5000  # past Python's int-string limit (4,300 digits): int() itself raises
 SHOWN_HUGE = "11111111111111111111..."  # what messages quote of it
@@ -349,7 +347,7 @@ INFORMATIONAL = ("MESSAGE", "DEBUG")  # lines a brain may write besides its answ
 
 
 def run_brain(args: list[str], transcript: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = child_environment()
     return subprocess.run(
         [sys.executable, "-m", "connectn_env.cli", "pbrain", *args],
         input=transcript.encode("utf-8", "surrogateescape"),
@@ -406,7 +404,7 @@ def test_connectn_pbrain_over_pipes_as_the_manager_drives_it():
 
 def test_connectn_pbrain_honours_timeout_turn_over_pipes():
     """The agent would think 30 s per move; INFO timeout_turn 500 caps it."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = child_environment()
     brain_process = subprocess.Popen(
         [sys.executable, "-m", "connectn_env.cli", "pbrain", "--opponent", "mcts:time=30"],
         stdin=subprocess.PIPE,
