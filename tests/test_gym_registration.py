@@ -8,6 +8,7 @@ import textwrap
 
 import gymnasium as gym
 import pytest
+from pythonpath_helpers import child_environment
 
 import connectn_env
 from connectn_env import GomokuGame, HexGame
@@ -21,6 +22,7 @@ def run_python(code: str) -> str:
         text=True,
         check=True,
         timeout=120,
+        env=child_environment(),
     )
     return result.stdout.strip()
 
