@@ -781,7 +781,7 @@ def test_importing_the_packages_does_not_import_torch() -> None:
         "from agents.alphazero import TrainConfig;"
         "assert 'torch' not in sys.modules, 'torch imported'"
     )
-    subprocess.run([sys.executable, "-c", code], check=True)
+    subprocess.run([sys.executable, "-c", code], check=True, env=child_environment())
 
 
 # --- a network that learned something ---------------------------------------------------------

@@ -15,6 +15,7 @@ import numpy as np
 import pygame
 import pytest
 from pettingzoo.test import render_test
+from pythonpath_helpers import child_environment
 
 from connectn_env import connect_n_v0, gomoku_v0, hex_v0
 from connectn_env.games import (
@@ -697,7 +698,7 @@ def test_importing_the_package_does_not_import_pygame():
         "    render_ansi(game.new_initial_state())\n"
         "assert 'pygame' not in sys.modules, 'pygame imported'\n"
     )
-    subprocess.run([sys.executable, "-c", code], check=True)
+    subprocess.run([sys.executable, "-c", code], check=True, env=child_environment())
 
 
 # --- text --------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import sys
 import gymnasium as gym
 import numpy as np
 import pytest
+from pythonpath_helpers import child_environment
 
 import connectn_env  # noqa: F401  (registers the ids)
 from connectn_env import IllegalActionError
@@ -218,7 +219,7 @@ def test_import_of_the_envs_does_not_import_sb3():
         "import sys, connectn_env.gym\n"
         "assert 'stable_baselines3' not in sys.modules and 'torch' not in sys.modules\n"
     )
-    subprocess.run([sys.executable, "-c", code], check=True)
+    subprocess.run([sys.executable, "-c", code], check=True, env=child_environment())
 
 
 # --- bad input -----------------------------------------------------------------------------
