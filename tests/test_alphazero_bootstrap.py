@@ -27,7 +27,7 @@ from agents.alphazero import (  # noqa: E402
     resume_config,
     train,
 )
-from agents.alphazero.bootstrap import BootstrapTask  # noqa: E402
+from agents.alphazero.bootstrap import BootstrapTask, play_bootstrap_game  # noqa: E402
 from agents.alphazero.checkpoint import Checkpoint, save_checkpoint  # noqa: E402
 from agents.alphazero.metrics import read_metrics  # noqa: E402
 from agents.alphazero.network import NetworkSpec, PolicyValueNet  # noqa: E402
@@ -210,6 +210,34 @@ def test_a_stopped_phase_resumes_without_playing_its_finished_games_again(
     played = count_bootstrap_games(monkeypatch)
     result = train(resume_config(out), progress=False)  # no resolver needed: the phase is over
     assert played == [] and result.games >= 8 and result.bootstrap_games == 4
+
+
+def test_a_budget_spent_during_the_phase_ends_the_run_there(tmp_path, monkeypatch) -> None:
+    """The phase counts in the run's time: a budget spent during it ends the run there, and a
+    larger budget resumes the phase at its first game not played, then self-play."""
+    out = tmp_path / "run"
+    played = count_bootstrap_games(monkeypatch)
+    first = train(
+        bootstrap_config(out, games=None, minutes=1e-6), progress=False, resolve_agent=resolve_agent
+    )
+    assert first.games == 0 and first.bootstrap_games == len(played) < 4
+    assert played == list(range(len(played)))
+    played.clear()
+    second = train(resume_config(out, minutes=60, games=8), resolve_agent=resolve_agent)
+    assert played == list(range(first.bootstrap_games, 4)) and second.bootstrap_games == 4
+    assert second.games >= 8
+
+
+def test_an_agent_without_a_search_gives_its_move_as_a_one_hot_target() -> None:
+    """Alpha-beta has no visit counts: its move is the whole policy target."""
+    task = BootstrapTask("ab:depth=2", resolve_agent, 0, 0, 0)
+    played = play_bootstrap_game(task, TICTACTOE).game
+    assert np.array_equal(played.policies, np.eye(9, dtype=np.float32)[played.moves])
+    env = TICTACTOE.make_env()
+    env.reset()
+    for action in task.opening(TICTACTOE.make_game()) + played.moves.tolist():
+        env.step(action)
+    assert env.game_state.is_terminal() and env.game_state.returns()[0] == played.result
 
 
 def test_a_resume_with_another_bootstrap_is_refused_and_changes_nothing(bootstrapped) -> None:

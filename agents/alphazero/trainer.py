@@ -289,6 +289,7 @@ class _Trainer:
         self.session_positions = self.state["positions"]
         self.window = _Window(self.state)
         self.last_line = 0.0
+        self.line_open = False  # a terminal's progress line is not ended yet
         self.last_housekeeping = 0.0
         self.stopped_at: float | None = None
         self.last_checkpoint = self.seconds_before
@@ -381,9 +382,11 @@ class _Trainer:
         self._say(f"set-up done in {self.session_start - start:.1f} s; the time budget starts")
 
     def _say(self, line: str) -> None:
+        """Write ``line`` on a line of its own (below a terminal's progress line)."""
         if self.stream is not None:
-            self.stream.write(line + "\n")
+            self.stream.write(("\n" if self.line_open else "") + line + "\n")
             self.stream.flush()
+            self.line_open = False
 
     def _loop(self) -> None:
         workers = self._start_workers()
@@ -755,6 +758,7 @@ class _Trainer:
             return
         self.last_line = now
         line = self._line()
+        self.line_open = tty and not final
         if tty:
             stream.write("\r" + line + "\x1b[K" + ("\n" if final else ""))
         else:
