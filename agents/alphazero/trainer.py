@@ -18,6 +18,11 @@ position. With one worker the order of events does not depend on timing: task ``
 the weights trained on the games of tasks up to ``k - 1``, so a run with a game budget and a
 fixed inference precision is reproducible from its seed.
 
+Bootstrap phase (``bootstrap``, :mod:`agents.alphazero.bootstrap`): before the first self-play
+task, the workers play the phase's games left, one game per call, and the learner trains on their
+positions as self-play's (``train_ratio`` per position), taking the games in their order; the
+phase counts in the training time, and a checkpoint ends it.
+
 Budget: ``minutes`` is training time. Before its clock starts, the workers compile what they
 run (numba's search kernels, once per machine, then cached: announced with its seconds), so
 that a short run is not spent compiling; the final evaluation comes after it (above).
