@@ -10,7 +10,7 @@ import numpy as np
 
 from agents.batched import BatchedSearch, BatchEvaluator
 from agents.rules import search_rules
-from connectn_env.games import BoardGame
+from connectn_env.games import BoardGame, GameState
 from connectn_env.games.compile_notice import compiling
 from connectn_env.games.validation import require_fraction, require_int, require_number
 
@@ -187,13 +187,26 @@ class BatchedSelfPlay:
         if not self.opening_moves:
             self.search.reset(slot)
             return
-        generator = self.search.generator
-        while True:
-            state = self.game.new_initial_state()
-            for _ in range(int(generator.integers(0, self.opening_moves + 1))):
-                state.apply_action(int(generator.choice(state.legal_actions())))
-                if state.is_terminal():
-                    break
-            if not state.is_terminal():
-                self.search.reset(slot, state)
-                return
+        self.search.reset(
+            slot, random_opening(self.game, self.opening_moves, self.search.generator)
+        )
+
+
+def random_opening(
+    game: BoardGame, opening_moves: int, generator: np.random.Generator
+) -> GameState:
+    """A position after ``k`` uniformly random legal moves from the start, ``k`` drawn
+    uniformly from 0 to ``opening_moves``; an opening that ends the game is drawn again (the
+    randomised openings of self-play and of the bootstrap phase).
+
+    Returns:
+        The position (not terminal).
+    """
+    while True:
+        state = game.new_initial_state()
+        for _ in range(int(generator.integers(0, opening_moves + 1))):
+            state.apply_action(int(generator.choice(state.legal_actions())))
+            if state.is_terminal():
+                break
+        if not state.is_terminal():
+            return state

@@ -129,6 +129,7 @@ def run_train_command(args: argparse.Namespace) -> int:
             ``RunDirectoryError``, ``CheckpointError``), a failed worker or Ray.
     """
     from agents.alphazero import ConfigError, TrainConfig, resume_config, train
+    from connectn_env.specs import resolve_agent
 
     given = _given(args)
     previous = signal.signal(signal.SIGTERM, _interrupt)  # `kill`: as Ctrl-C, workers stopped
@@ -146,16 +147,22 @@ def run_train_command(args: argparse.Namespace) -> int:
             )
         if config.ray is not None:
             connect_ray(config.ray)  # a bad --ray is named here, before the trainer starts
-        result = train(config, progress=not args.no_progress)
+        result = train(config, progress=not args.no_progress, resolve_agent=resolve_agent)
     except KeyboardInterrupt:
         print(f"\ninterrupted: a checkpoint is saved; continue with --resume --out {args.out}")
         return 130
     finally:
         signal.signal(signal.SIGTERM, previous)
     minutes = result.seconds / 60
+    bootstrap = ""
+    if result.bootstrap_games:
+        bootstrap = (
+            f" after {result.bootstrap_games} bootstrap games ({result.bootstrap_positions} "
+            f"positions, {result.bootstrap_cpu_seconds:.1f} CPU seconds)"
+        )
     print(
-        f"trained {result.games} games ({result.positions} positions, {result.steps} steps) "
-        f"in {minutes:.1f} minutes; network: {result.best}"
+        f"trained {result.games} games ({result.positions} positions, {result.steps} steps)"
+        f"{bootstrap} in {minutes:.1f} minutes; network: {result.best}"
     )
     final = [e for e in result.evaluations if e.get("after_budget")]
     if final:

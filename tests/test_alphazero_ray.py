@@ -19,6 +19,7 @@ from agents.alphazero import TrainConfig, load_checkpoint, train  # noqa: E402
 from connectn_env.arena import run_tournament  # noqa: E402
 from connectn_env.cli import main  # noqa: E402
 from connectn_env.records import GameConfig  # noqa: E402
+from connectn_env.specs import resolve_agent  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -66,9 +67,11 @@ def test_training_with_ray_actors(local_ray, tmp_path) -> None:
         eval_games=2,
         eval_budgets=(20,),
         eval_simulations=8,
+        bootstrap="mcts:simulations=20",  # its games are played by the actors too
+        bootstrap_games=4,
     )
-    result = train(config, progress=False)
-    assert result.games >= 30 and result.steps > 0
+    result = train(config, progress=False, resolve_agent=resolve_agent)
+    assert result.games >= 30 and result.steps > 0 and result.bootstrap_games == 4
     assert result.evaluations and result.elo["mcts:simulations=20,preset=uct"] == 0.0
     load_checkpoint(out / "best.pt", GameConfig("tictactoe"))
     assert ray.is_initialized()  # the trainer leaves a Ray it did not start running

@@ -24,6 +24,8 @@ MAX_MINUTES = 1e6  # about 23 months: a larger budget is a typo (1e300 trained o
 # Self-play simulations per move by root rule: Gumbel's halving learns more per CPU second with
 # few (64 beat 32 and PUCT's 200 on 6 x 6 at 5 minutes: benchmarks/README.md)
 DEFAULT_SIMULATIONS = {"gumbel": 64, "puct": 200}
+DEFAULT_BOOTSTRAP_GAMES = 100
+MAX_BOOTSTRAP_GAMES = 10_000_000
 # Settings a resumed run may change: how long, where and on what it runs.
 SESSION_FIELDS = (
     "out",
@@ -128,6 +130,11 @@ class TrainConfig:
         opening_moves: Randomised openings: each self-play game starts after up to this many
             uniformly random moves (how many drawn uniformly from 0; not trained on). 0 (the
             default): off.
+        bootstrap: The agent spec of the bootstrap phase (:mod:`agents.alphazero.bootstrap`):
+            before self-play it plays ``bootstrap_games`` games against itself and the network
+            trains on their positions. None (the default): no bootstrap phase.
+        bootstrap_games: Games of the bootstrap phase; None: :data:`DEFAULT_BOOTSTRAP_GAMES`
+            with ``bootstrap``, none without.
         dirichlet_alpha: Root noise concentration; None: ``min(1, 10 / num_actions)``.
         noise_fraction: Weight of the root noise.
         temperature_moves: Moves of each game drawn in proportion to the visit counts; None:
@@ -226,6 +233,17 @@ class TrainConfig:
         0, int, low=0, flag="--opening-moves",
         help="randomised openings: each self-play game starts after 0 to this many uniformly "
         "random moves, not trained on; 0 turns it off",
+    )  # fmt: skip
+    bootstrap: str | None = declare.option(
+        None, str, flag="--bootstrap", metavar="SPEC",
+        help="bootstrap phase: before self-play, this agent (an agent spec: "
+        "mcts:simulations=2000, ab:depth=6...) plays --bootstrap-games games against itself "
+        "from random openings, and the network trains on them (its search's policy, or its "
+        "move, and the results as targets)",
+    )  # fmt: skip
+    bootstrap_games: int | None = declare.option(
+        None, int, low=1, high=MAX_BOOTSTRAP_GAMES, flag="--bootstrap-games",
+        help=f"games of the bootstrap phase ({DEFAULT_BOOTSTRAP_GAMES}; needs --bootstrap)",
     )  # fmt: skip
     dirichlet_alpha: float | None = declare.option(
         None, float, low=0.0, strict=True, flag="--dirichlet-alpha",
@@ -329,6 +347,15 @@ class TrainConfig:
         probe = game.make_game()
         cells = probe.rows * probe.cols
         put("opening_moves", require_int("opening_moves", self.opening_moves, 0, cells))
+        if self.bootstrap is not None and not self.bootstrap.strip():
+            raise ValueError(f"bootstrap must be an agent spec, got {self.bootstrap!r}")
+        if self.bootstrap is None and self.bootstrap_games is not None:
+            raise ValueError(
+                f"bootstrap_games {self.bootstrap_games} needs bootstrap, the agent that plays "
+                "them (an agent spec: mcts:simulations=2000, ab:depth=6...)"
+            )
+        if self.bootstrap is not None and self.bootstrap_games is None:
+            put("bootstrap_games", DEFAULT_BOOTSTRAP_GAMES)
         if self.dirichlet_alpha is None:
             put("dirichlet_alpha", min(1.0, 10.0 / probe.num_actions))
         if self.temperature_moves is None:

@@ -10,7 +10,12 @@ Records (every one has ``kind`` and ``seconds``, the run's training time so far)
   opponent), ``elo`` (every label's rating, anchored at the smallest MCTS budget = 0),
   ``checkpoints`` (each evaluated label with its training seconds), ``eval_seconds`` (the
   evaluation's wall-clock seconds) and ``after_budget`` (true for the final evaluation, played
-  once the training budget was spent).
+  once the training budget was spent);
+- ``"bootstrap"``: the bootstrap phase so far (:mod:`agents.alphazero.bootstrap`; a record
+  every 30 s of it and one at its end): ``step, games`` (its games played and trained on),
+  ``of`` (its games in all), ``positions, cpu_seconds`` (the CPU time of the processes that
+  played its games), ``loss, policy_loss, value_loss`` (the means since the last record),
+  ``buffer``.
 
 The plots draw every series as a line with markers (one point is a visible dot) and write
 "no data yet" or "no evaluation yet" on a panel that has nothing to draw.
@@ -44,6 +49,15 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
         "policy_loss": _OPTIONAL_NUMBER,
         "value_loss": _OPTIONAL_NUMBER,
         "games_per_s": _NUMBER,
+    },
+    "bootstrap": {
+        "seconds": _NUMBER,
+        "step": _INT,
+        "games": _INT,
+        "of": _INT,
+        "positions": _INT,
+        "cpu_seconds": _NUMBER,
+        "loss": _OPTIONAL_NUMBER,
     },
     "eval": {
         "seconds": _NUMBER,
@@ -140,8 +154,9 @@ class MetricsLog:
 
 
 def plot_metrics(metrics: str | Path, png: str | Path, title: str = "") -> None:
-    """Draw loss, Elo, score against each MCTS budget and games/s over training time into
-    ``png`` (atomically), from the metrics file ``metrics``."""
+    """Draw loss (the bootstrap phase's too), Elo, score against each MCTS budget and
+    games/s over training time into ``png`` (atomically), from the metrics file
+    ``metrics``."""
     figure = metrics_figure(read_metrics(metrics), title)
     image = io.BytesIO()
     figure.savefig(image, format="png", dpi=90)
@@ -154,15 +169,14 @@ def metrics_figure(records: list[dict[str, Any]], title: str = "") -> Any:
     from matplotlib.figure import Figure  # no pyplot: the caller's backend is left alone
 
     train = [r for r in records if r.get("kind") == "train"]
+    trained = [r for r in records if r.get("kind") in ("bootstrap", "train")]  # with losses
     evals = [r for r in records if r.get("kind") == "eval"]
     figure = Figure(figsize=(11, 7.5), layout="constrained")
     axes = figure.subplots(2, 2)
     loss, elo, score, speed = axes.flat
     minutes = [r["seconds"] / 60 for r in train]
     for key, name in (("policy_loss", "policy"), ("value_loss", "value"), ("loss", "total")):
-        points = [
-            (m, r[key]) for m, r in zip(minutes, train, strict=True) if r.get(key) is not None
-        ]
+        points = [(r["seconds"] / 60, r[key]) for r in trained if r.get(key) is not None]
         if points:
             loss.plot(*zip(*points, strict=True), label=name, **_MARKER)
     loss.set(title="training loss", xlabel="minutes", ylabel="loss")

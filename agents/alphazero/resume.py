@@ -34,6 +34,8 @@ from connectn_env.safe_files import describe_file_error
 
 _COUNTERS = ("step", "games", "positions", "sessions")
 _TIMES = ("seconds", "last_eval_seconds")
+# the bootstrap phase's (a run started before the phase existed has none: 0)
+_BOOTSTRAP = {"bootstrap_games": int, "bootstrap_positions": int, "bootstrap_cpu_seconds": float}
 _EVALUATED = {"label": str, "seconds": float, "step": int, "games": int, "path": str}
 _PAIRING = {"a": str, "b": str, "wins": int, "draws": int, "losses": int}
 
@@ -135,6 +137,9 @@ def _check_state(state: Any) -> None:
         _require(state, key, int, minimum=0)
     for key in _TIMES:
         _require(state, key, float, minimum=0)
+    for key, kind in _BOOTSTRAP.items():
+        if key in state:
+            _require(state, key, kind, minimum=0)
     budgets = _require(state, "budgets", list)
     if not budgets or any(not _is(b, int) or b < 1 for b in budgets):
         raise ValueError(f"budgets must be simulation counts, got {budgets!r:.80}")

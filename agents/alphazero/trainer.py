@@ -18,6 +18,11 @@ position. With one worker the order of events does not depend on timing: task ``
 the weights trained on the games of tasks up to ``k - 1``, so a run with a game budget and a
 fixed inference precision is reproducible from its seed.
 
+Bootstrap phase (``bootstrap``, :mod:`agents.alphazero.bootstrap`): before the first self-play
+task, the workers play the phase's games left, one game per call, and the learner trains on their
+positions as self-play's (``train_ratio`` per position), taking the games in their order; the
+phase counts in the training time, and a checkpoint ends it.
+
 Budget: ``minutes`` is training time. Before its clock starts, the workers compile what they
 run (numba's search kernels, once per machine, then cached: announced with its seconds), so
 that a short run is not spent compiling; the final evaluation comes after it (above).
@@ -38,6 +43,7 @@ import numpy as np
 import torch
 
 from agents.alphazero.actors import make_actors
+from agents.alphazero.bootstrap import AgentResolver, BootstrapGame, BootstrapTask
 from agents.alphazero.checkpoint import (
     MAX_CHECKPOINT_BYTES,
     Checkpoint,
@@ -92,6 +98,9 @@ class TrainResult:
         seconds: Training time of the whole run.
         elo: The Elo ratings of the last evaluation (MCTS with the smallest budget = 0).
         evaluations: Every evaluation's results, as in the metrics log.
+        bootstrap_games: Games of the bootstrap phase played (and trained on).
+        bootstrap_positions: Their positions.
+        bootstrap_cpu_seconds: The CPU time of the processes that played them.
     """
 
     out: Path
@@ -103,6 +112,9 @@ class TrainResult:
     seconds: float
     elo: dict[str, float] = field(default_factory=dict)
     evaluations: list[dict[str, Any]] = field(default_factory=list)
+    bootstrap_games: int = 0
+    bootstrap_positions: int = 0
+    bootstrap_cpu_seconds: float = 0.0
 
 
 def resume_config(out: str | Path, **changes: Any) -> TrainConfig:
@@ -116,7 +128,12 @@ def resume_config(out: str | Path, **changes: Any) -> TrainConfig:
     return TrainConfig.from_json(stored.to_json(), **({"out": Path(out), "resume": True} | changes))
 
 
-def train(config: TrainConfig, *, progress: bool | TextIO = True) -> TrainResult:
+def train(
+    config: TrainConfig,
+    *,
+    progress: bool | TextIO = True,
+    resolve_agent: AgentResolver | None = None,
+) -> TrainResult:
     """Train a network by self-play as ``config`` says; see :class:`TrainConfig`.
 
     Writes the run directory (``config.out``, see :mod:`agents.alphazero.rundir`); with
@@ -128,9 +145,13 @@ def train(config: TrainConfig, *, progress: bool | TextIO = True) -> TrainResult
     Args:
         config: The settings.
         progress: Show a progress line on stderr (or on this stream); False for none.
+        resolve_agent: What builds the agent of ``config.bootstrap`` from its spec, as
+            ``resolve_agent(spec, game, seed=...)``: :func:`connectn_env.specs.resolve_agent`
+            (what ``connectn train`` passes). Needed while a bootstrap phase remains to play.
 
     Raises:
-        ConfigError: a setting this machine or game cannot honour (no CUDA device...).
+        ConfigError: a setting this machine or game cannot honour (no CUDA device...), a
+            bootstrap agent spec that is bad or cannot play the game.
         RunDirectoryError: the run directory cannot be used (another game's run...).
         CheckpointError: the run's checkpoint is unreadable.
         WorkerError: a worker failed.
@@ -138,12 +159,14 @@ def train(config: TrainConfig, *, progress: bool | TextIO = True) -> TrainResult
     if not isinstance(config, TrainConfig):
         raise TypeError(f"config must be a TrainConfig, got {type(config).__name__}")
     stream = progress if hasattr(progress, "write") else (sys.stderr if progress else None)
-    trainer = _Trainer(config, stream)
+    trainer = _Trainer(config, stream, resolve_agent)
     return trainer.run()
 
 
 class _Trainer:
-    def __init__(self, config: TrainConfig, stream: TextIO | None) -> None:
+    def __init__(
+        self, config: TrainConfig, stream: TextIO | None, resolve: AgentResolver | None
+    ) -> None:
         if config.device == "cuda" and not torch.cuda.is_available():
             raise ConfigError("device 'cuda' asked for, but torch sees no CUDA device")
         self.game = config.game.make_game()
@@ -155,6 +178,7 @@ class _Trainer:
             raise ConfigError(str(error)) from None
         run = RunDirectory(config.out)
         run.open(config)  # makes a new run's directory, takes the lock, checks
+        self.resolve = resolve
         try:
             self._set_up(config, run, stream)
         except BaseException:
@@ -188,6 +212,9 @@ class _Trainer:
             "evaluated": [],  # {"label", "seconds", "step", "games", "path"}
             "pairings": [],  # MatchResult.to_json() of every evaluation game set
             "last_eval_seconds": 0.0,
+            "bootstrap_games": 0,  # taken into the buffer, in order (and trained on)
+            "bootstrap_positions": 0,
+            "bootstrap_cpu_seconds": 0.0,
         }
         if config.init is not None and not config.resume:
             self.model.load_state_dict(self._initial_network(config.init).model)
@@ -198,8 +225,33 @@ class _Trainer:
             )
             self.state.update(self.resumed.state)
             self.learner.steps = self.state["step"]
+        if self._bootstrap_left():
+            self._check_bootstrap()
         kind = "ray" if config.ray else ("process" if config.workers else "inline")
         self.actors = make_actors(kind, config.ray)  # before any write: Ray may be unreachable
+
+    def _bootstrap_left(self) -> int:
+        """Games of the bootstrap phase still to play."""
+        return (self.config.bootstrap_games or 0) - self.state["bootstrap_games"]
+
+    def _bootstrap_task(self, index: int) -> BootstrapTask:
+        config = self.config
+        return BootstrapTask(
+            config.bootstrap, self.resolve, index, config.seed, config.opening_moves
+        )
+
+    def _check_bootstrap(self) -> None:
+        """Refuse a bootstrap agent that cannot be built for the game (before any write)."""
+        spec = self.config.bootstrap
+        if self.resolve is None:
+            raise ConfigError(
+                f"bootstrap {spec!r}: train() needs resolve_agent to build the agent "
+                "(connectn_env.specs.resolve_agent; connectn train passes it)"
+            )
+        try:
+            self._bootstrap_task(0).agent(self.config.game, 0)
+        except (ValueError, TypeError) as error:
+            raise ConfigError(f"bootstrap: {error}") from None
 
     def _initial_network(self, source: str) -> Checkpoint:
         """The checkpoint ``init`` names, checked against this run's game and network."""
@@ -242,6 +294,7 @@ class _Trainer:
         self.session_positions = self.state["positions"]
         self.window = _Window(self.state)
         self.last_line = 0.0
+        self.line_open = False  # a terminal's progress line is not ended yet
         self.last_housekeeping = 0.0
         self.stopped_at: float | None = None
         self.last_checkpoint = self.seconds_before
@@ -249,6 +302,9 @@ class _Trainer:
         self.eval_clock = (0.0, False)  # when the running evaluation started, after the budget
         self.last_eval: str = ""
         self.worker_rss = (0.0, 0.0)
+        self.rate_start = self.session_start
+        self.last_bootstrap_record = self.state["bootstrap_games"]
+        self.last_bootstrap_seconds = self.seconds_before
         try:
             self._loop()
         except KeyboardInterrupt:
@@ -321,22 +377,27 @@ class _Trainer:
             "on this machine; cached afterwards)"
         )
         start = time.monotonic()
-        calls = [self.actors.call(worker, "warm_up") for worker in workers]
+        task = [self._bootstrap_task(0)] if self._bootstrap_left() > 0 else []
+        calls = [self.actors.call(worker, "warm_up", *task) for worker in workers]
         if self.evaluator is not None:
             calls.append(self.eval_actors.call(self.evaluator, "warm_up"))
         for call in calls:
             self.actors.result(call)
-        self.session_start = time.monotonic()
+        self.session_start = self.rate_start = time.monotonic()
         self._say(f"set-up done in {self.session_start - start:.1f} s; the time budget starts")
 
     def _say(self, line: str) -> None:
+        """Write ``line`` on a line of its own (below a terminal's progress line)."""
         if self.stream is not None:
-            self.stream.write(line + "\n")
+            self.stream.write(("\n" if self.line_open else "") + line + "\n")
             self.stream.flush()
+            self.line_open = False
 
     def _loop(self) -> None:
         workers = self._start_workers()
         self._warm_up(workers)
+        if self._bootstrap_left() > 0:
+            self._bootstrap(workers)
         calls: dict[Any, int] = {}
         shared: tuple[int, Any] | None = None
 
@@ -380,6 +441,83 @@ class _Trainer:
         self._plot()
         self._write_line(final=True)
 
+    # --- the bootstrap phase -----------------------------------------------------------------
+
+    def _bootstrap(self, workers: list[Any]) -> None:
+        """Play the bootstrap games left, one per call on each worker, and take them into
+        the buffer in their order (a game that finishes early waits for those before it),
+        training on them as they come as on self-play's positions. Once the phase is over,
+        a checkpoint: a run stopped later never plays it again."""
+        state, total = self.state, self.config.bootstrap_games
+        self._say(
+            f"bootstrap phase: {self.config.bootstrap} plays games {state['bootstrap_games'] + 1} "
+            f"to {total} against itself"
+        )
+        next_index = state["bootstrap_games"]
+        finished: dict[int, BootstrapGame] = {}
+        calls: dict[Any, int] = {}
+
+        def submit(worker: int) -> None:
+            nonlocal next_index
+            if next_index < total and not self._budget_spent():
+                task = self._bootstrap_task(next_index)
+                calls[self.actors.call(workers[worker], "bootstrap", task)] = worker
+                next_index += 1
+
+        for worker in range(len(workers)):
+            submit(worker)
+        while calls:
+            for call in self.actors.ready(list(calls), POLL_SECONDS):
+                worker = calls.pop(call)
+                played: BootstrapGame = self.actors.result(call)
+                finished[played.index] = played
+                while state["bootstrap_games"] in finished:
+                    self._absorb_bootstrap(finished.pop(state["bootstrap_games"]))
+                    self._train_due()
+                submit(worker)
+            if self._budget_spent():
+                break  # games still running on other workers are dropped (replayed on resume)
+            self._housekeeping()
+        if self.last_bootstrap_record != state["bootstrap_games"]:
+            self.metrics.write(self._bootstrap_record())
+        if self._bootstrap_left() == 0:
+            self._save()
+            self.rate_start = time.monotonic()
+            self._say(
+                f"bootstrap phase done: {total} games, {state['bootstrap_positions']} positions, "
+                f"{state['bootstrap_cpu_seconds']:.1f} CPU seconds, {self.learner.steps} "
+                "training steps; self-play starts"
+            )
+
+    def _absorb_bootstrap(self, played: BootstrapGame) -> None:
+        state = self.state
+        self.buffer.add(played.game)
+        state["bootstrap_games"] += 1
+        state["bootstrap_positions"] += len(played.game)
+        state["bootstrap_cpu_seconds"] += played.cpu_seconds
+        state["seconds"] = self._elapsed()
+
+    def _bootstrap_record(self) -> dict[str, Any]:
+        """The metrics record of the bootstrap phase so far (its losses since the last
+        record)."""
+        state = self.state
+        self.last_bootstrap_record = state["bootstrap_games"]
+        self.last_bootstrap_seconds = elapsed = self._elapsed()
+        losses = self.window.take_losses()
+        return {
+            "kind": "bootstrap",
+            "seconds": round(elapsed, 2),
+            "step": self.learner.steps,
+            "games": state["bootstrap_games"],
+            "of": self.config.bootstrap_games,
+            "positions": state["bootstrap_positions"],
+            "cpu_seconds": round(state["bootstrap_cpu_seconds"], 2),
+            "loss": losses["loss"],
+            "policy_loss": losses["policy"],
+            "value_loss": losses["value"],
+            "buffer": self.buffer.size,
+        }
+
     def _elapsed(self) -> float:
         """Training seconds of the whole run so far (waiting for the last evaluation once the
         budget is spent is not training)."""
@@ -406,7 +544,8 @@ class _Trainer:
         config = self.config
         if self.buffer.size < config.min_buffer:
             return
-        due = int(self.state["positions"] * config.train_ratio / config.batch_size)
+        positions = self.state["positions"] + self.state["bootstrap_positions"]
+        due = int(positions * config.train_ratio / config.batch_size)
         while self.learner.steps < due and not self._budget_spent():
             batch = self.symmetries.augment(
                 self.buffer.sample(config.batch_size, self.sampler), self.sampler
@@ -422,6 +561,8 @@ class _Trainer:
         self.state["seconds"] = elapsed = self._elapsed()
         if self.window.due(elapsed):
             self.metrics.write(self.window.record(elapsed, self.buffer.size, self.worker_rss))
+        if self._bootstrap_left() > 0 and elapsed - self.last_bootstrap_seconds >= METRICS_SECONDS:
+            self.metrics.write(self._bootstrap_record())
         if self.eval_call is not None:
             self._finish_evaluation(wait=False)
         if self._evaluation_due(elapsed):
@@ -605,6 +746,9 @@ class _Trainer:
             seconds=self.state["seconds"],
             elo=evaluations[-1]["elo"] if evaluations else {},
             evaluations=evaluations,
+            bootstrap_games=self.state["bootstrap_games"],
+            bootstrap_positions=self.state["bootstrap_positions"],
+            bootstrap_cpu_seconds=self.state["bootstrap_cpu_seconds"],
         )
 
     # --- progress line --------------------------------------------------------------------
@@ -619,6 +763,7 @@ class _Trainer:
             return
         self.last_line = now
         line = self._line()
+        self.line_open = tty and not final
         if tty:
             stream.write("\r" + line + "\x1b[K" + ("\n" if final else ""))
         else:
@@ -633,23 +778,35 @@ class _Trainer:
             budget.append(f"{_clock(elapsed)}/{_clock(config.minutes * 60)}")
         else:
             budget.append(_clock(elapsed))
-        games = f"games {state['games']}" + (f"/{config.games}" if config.games else "")
-        session = max(time.monotonic() - self.session_start, 1e-9)
-        rates = (
-            (state["games"] - self.session_games) / session,
-            (state["positions"] - self.session_positions) / session,
-        )
-        parts = [
-            " ".join(budget),
-            f"{games} ({rates[0]:.2f}/s)",
-            f"positions {state['positions']} ({rates[1]:.0f}/s)",
-            f"step {self.learner.steps}",
-        ]
+        if self._bootstrap_left() > 0:
+            parts = [
+                " ".join(budget),
+                f"bootstrap games {state['bootstrap_games']}/{config.bootstrap_games}",
+                f"positions {state['bootstrap_positions']}",
+                f"CPU {state['bootstrap_cpu_seconds']:.0f} s",
+                f"step {self.learner.steps}",
+            ]
+        else:
+            parts = [" ".join(budget), *self._self_play_parts()]
         if self.window.last_loss is not None:
             parts.append(f"loss {self.window.last_loss:.3f}")
         if self.last_eval:
             parts.append(f"eval {self.last_eval}")
         return "  ".join(parts)
+
+    def _self_play_parts(self) -> list[str]:
+        config, state = self.config, self.state
+        games = f"games {state['games']}" + (f"/{config.games}" if config.games else "")
+        session = max(time.monotonic() - self.rate_start, 1e-9)
+        rates = (
+            (state["games"] - self.session_games) / session,
+            (state["positions"] - self.session_positions) / session,
+        )
+        return [
+            f"{games} ({rates[0]:.2f}/s)",
+            f"positions {state['positions']} ({rates[1]:.0f}/s)",
+            f"step {self.learner.steps}",
+        ]
 
 
 class _Window:
@@ -682,10 +839,9 @@ class _Window:
             (self.state["positions"] - self.start_positions) / span,
         )
 
-    def record(
-        self, elapsed: float, buffer: int, worker_rss: tuple[float, float]
-    ) -> dict[str, Any]:
-        games_rate, positions_rate = self.rates()
+    def take_losses(self) -> dict[str, float | None]:
+        """The mean losses of the steps since the last call (None without steps), which are
+        then forgotten."""
         losses = {
             key: (
                 sum(loss[key] for loss in self.losses) / len(self.losses) if self.losses else None
@@ -694,6 +850,14 @@ class _Window:
         }
         if losses["loss"] is not None:
             self.last_loss = losses["loss"]
+        self.losses = []
+        return losses
+
+    def record(
+        self, elapsed: float, buffer: int, worker_rss: tuple[float, float]
+    ) -> dict[str, Any]:
+        games_rate, positions_rate = self.rates()
+        losses = self.take_losses()
         record = {
             "kind": "train",
             "seconds": round(elapsed, 2),
@@ -718,7 +882,6 @@ class _Window:
         self.start_games = self.state["games"]
         self.start_positions = self.state["positions"]
         self.task_seconds = self.network_seconds = 0.0
-        self.losses = []
         return record
 
 

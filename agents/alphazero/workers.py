@@ -15,6 +15,12 @@ from typing import Any
 
 import torch
 
+from agents.alphazero.bootstrap import (
+    BootstrapGame,
+    BootstrapTask,
+    play_bootstrap_game,
+    warm_up_agent,
+)
 from agents.alphazero.evaluation import (
     MatchResult,
     MCTSSide,
@@ -102,7 +108,8 @@ class SelfPlayWorker:
             import torch._inductor.config as inductor_config
 
             inductor_config.compile_threads = 1
-        self.board_game = _game(game)
+        self.game_config = GameConfig(game["name"], dict(game["params"]))
+        self.board_game = self.game_config.make_game()
         self.evaluator = NetworkEvaluator(
             PolicyValueNet(NetworkSpec.from_json(spec)),
             device,
@@ -132,13 +139,20 @@ class SelfPlayWorker:
             seed=seed,
         )
 
-    def warm_up(self) -> float:
+    def warm_up(self, bootstrap: BootstrapTask | None = None) -> float:
         """Compile what self-play runs (numba's search kernels; the network's
-        ``torch.compile`` with ``inference="compile"``) on a throwaway game, leaving this
-        worker's games and generators as they were; returns the seconds it took."""
+        ``torch.compile`` with ``inference="compile"``) on a throwaway game, and what the
+        agent of a ``bootstrap`` phase runs, leaving this worker's games and generators as
+        they were; returns the seconds it took."""
         start = time.perf_counter()
         self._selfplay(1, 0).play(self.evaluator, 1)
+        if bootstrap is not None:
+            warm_up_agent(bootstrap, self.game_config)
         return time.perf_counter() - start
+
+    def bootstrap(self, task: BootstrapTask) -> BootstrapGame:
+        """Play a game of the bootstrap phase (:mod:`agents.alphazero.bootstrap`)."""
+        return play_bootstrap_game(task, self.game_config)
 
     def play(self, weights: dict[str, Any], version: int, moves: int) -> SelfPlayOutput:
         """Make ``moves`` moves in every game with the network ``weights`` (loaded when
