@@ -26,10 +26,13 @@ from connectn_env.specs import resolve_agent  # noqa: E402
 def local_ray(tmp_path_factory):
     """Ray puts the working directory of ``ray.init`` first on its workers' path: started from
     the checkout, the workers imported the checkout, not the package the tests import (CI
-    installs it), and compiled every numba kernel again into the checkout's own cache."""
+    installs it), and compiled every numba kernel again into the checkout's own cache. Ray's
+    workers run at niceness 15 unless told otherwise: beside the other pytest-xdist worker
+    (niceness 0) they got a twentieth of a core, and importing torch took them a minute."""
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(tmp_path_factory.mktemp("ray"))
         patch.setenv("PYTHONPATH", pythonpath())
+        patch.setenv("RAY_worker_niceness", "0")
         ray.init(num_cpus=2, include_dashboard=False, configure_logging=False)
     yield
     ray.shutdown()
