@@ -159,9 +159,7 @@ class TournamentResult:
             "seed": self.seed,
             "move_timeout": self.move_timeout,
             "agents": list(self.labels),
-            "pairings": [
-                p.to_json() for p in self.pairings
-            ],
+            "pairings": [p.to_json() for p in self.pairings],
             "elo": {label: None if math.isnan(v) else v for label, v in elo.items()},
             "elo_ci95": {label: _json_interval(intervals[label]) for label in self.labels},
             "elo_anchor": self.anchor,
