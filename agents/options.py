@@ -75,6 +75,22 @@ class Option:
         value = _check_spec(self, name, value, raw) if spec else _check_argument(self, name, value)
         return value if self.extra is None else self.extra(value)
 
+    def allowed(self) -> str:
+        """The values allowed, in words: ``integer in [1, 1e+12]``, ``ucb1 | gumbel``."""
+        if self.choices:
+            return " | ".join(self.choices)
+        if self.kind is bool:
+            return "true | false"
+        if self.kind not in (int, float):
+            return _KINDS.get(self.kind, self.kind.__name__)
+        noun = "integer" if self.kind is int else "number"
+        if self.low is None and self.high is None:
+            return noun
+        if self.high is None:
+            return f"{noun} {'>' if self.strict else '>='} {self.low:g}"
+        low = "-inf" if self.low is None else f"{self.low:g}"
+        return f"{noun} in {'(' if self.strict else '['}{low}, {self.high:g}]"
+
 
 def option(default: Any = None, kind: type = int, **declaration: Any) -> Any:
     """A dataclass field declaring an option (see :class:`Option` for ``declaration``); an

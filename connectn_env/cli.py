@@ -81,7 +81,13 @@ from connectn_env.play import AgentBuildError, run_play, run_replay
 from connectn_env.play.ui import NoDisplayError
 from connectn_env.records import load_record
 from connectn_env.safetext import printable
-from connectn_env.specs import AgentSpec, parse_agent_spec, resolve_agent
+from connectn_env.specs import (
+    BUILTIN_KINDS,
+    AgentSpec,
+    describe_agents,
+    parse_agent_spec,
+    resolve_agent,
+)
 from connectn_env.stdout_guard import StdoutError, guarded_stdout, silence_stdout
 from connectn_env.train_command import add_train_options
 from connectn_env.warmup import run_warmup
@@ -96,10 +102,9 @@ SPEC_HELP = (
     "(a trained AlphaZero network), ab[:depth=6,time=1,nodes=200000,...] (alpha-beta), perfect "
     "(Connect Four's perfect player: opening book, then solver), human (two people at one "
     "board; play only), module:callable[:key=value,...] (a factory returning an object with "
-    "act(env)); values "
-    "are true/false, integers, decimals or strings. A spec runs code: module:callable "
-    "imports that module and calls that callable, whatever it is, so use only specs you "
-    "would run as commands."
+    "act(env)); values are true/false, integers, decimals or strings; connectn agents KIND "
+    "lists a kind's keys. A spec runs code: module:callable imports that module and calls "
+    "that callable, whatever it is, so use only specs you would run as commands."
 )
 HELP_WIDTH = 100
 UIS = ("window", "terminal", "auto")
@@ -316,6 +321,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_parsers(arena, arena_options, _formatter)
 
     _add_yardstick_commands(add_command)
+
+    agents = add_command(
+        "agents",
+        help="the agent kinds of specs, and each kind's keys",
+        description="List the built-in agent kinds, or one kind's spec keys with the values "
+        "they take, their defaults and what they do.",
+    )
+    agents.add_argument("kind", nargs="?", choices=BUILTIN_KINDS, help="a kind (default: all)")
 
     replay = add_command("replay", help="step through a saved game (.json or .sgf)")
     replay.add_argument("file", type=path_argument, help="a game record")
@@ -577,6 +590,7 @@ COMMANDS: dict[str, Command] = {
     "evaluate": Command(_evaluate, USAGE),
     "ladder": Command(_ladder, USAGE),
     "openings": Command(_openings, USAGE, game=False),
+    "agents": Command(lambda args: print(describe_agents(args.kind)) or 0, game=False),
     "replay": Command(
         lambda args: run_replay(load_record(args.file), args), (ValueError, OSError), False
     ),

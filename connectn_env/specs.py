@@ -43,6 +43,7 @@ it is given (the arena derives one per game, so games differ but are reproducibl
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import math
@@ -82,17 +83,19 @@ class AgentUnavailableError(ValueError, ConnectnError):
         return type(self), (self.spec, self.reason)
 
 
-# Each built-in kind's declared options (None: no keys): spec keys, aliases, types and ranges
-# are those of the agent's options class (agents.options), written nowhere else.
-_OPTIONS: dict[str, type | None] = {
-    "random": RandomOptions,
-    "mcts": MCTSOptions,
-    "puct": PUCTOptions,
-    "ab": AlphaBetaOptions,
-    "az": AlphaZeroOptions,
-    "perfect": None,
-    "human": None,
+# Each built-in kind: what it is, and its declared options (None: no keys). Spec keys,
+# aliases, types, ranges and help are those of the agent's options class (agents.options),
+# written nowhere else.
+_KINDS: dict[str, tuple[str, type | None]] = {
+    "random": ("uniformly random legal moves", RandomOptions),
+    "mcts": ("Monte Carlo tree search: UCT and its family", MCTSOptions),
+    "puct": ("PUCT search, AlphaZero's, without a network (play-out values)", PUCTOptions),
+    "ab": ("alpha-beta search on the game's heuristic", AlphaBetaOptions),
+    "az": ("an AlphaZero network in PUCT search (needs torch)", AlphaZeroOptions),
+    "perfect": ("Connect Four's perfect player: opening book, then solver", None),
+    "human": ("a person at the board (connectn play only)", None),
 }
+_OPTIONS = {kind: cls for kind, (_, cls) in _KINDS.items()}
 # kind -> spec key or alias -> (the spec key, the field's name)
 _ALIASES: dict[str, dict[str, tuple[str, str]]] = {
     kind: {alias: (declared(cls)[name].key, name) for alias, name in spec_keys(cls).items()}
@@ -266,6 +269,37 @@ def resolve_agent(spec: Any, game: Any = None, *, seed: int | None = None) -> An
         "perfect": agents.PerfectAgent,
     }[spec.kind]
     return maker(**kwargs)
+
+
+def describe_agents(kind: str | None = None) -> str:
+    """The built-in agent kinds, one a line, or one kind's spec keys as a table (key and its
+    aliases, values allowed, default, help), read from the declarations: ``connectn agents``.
+
+    Raises:
+        ValueError: ``kind`` is not a built-in kind.
+    """
+    if kind is None:
+        width = max(map(len, _KINDS))
+        lines = [f"{name:<{width}}  {summary}" for name, (summary, _) in _KINDS.items()]
+        return "\n".join([*lines, "connectn agents KIND lists a kind's keys"])
+    if kind not in _KINDS:
+        raise ValueError(f"unknown agent kind {kind!r}; built-in kinds: {', '.join(_KINDS)}")
+    summary, cls = _KINDS[kind]
+    if cls is None:
+        return f"{kind}: {summary}; no keys"
+    rows = [("key", "values", "default", "")]
+    for field in dataclasses.fields(cls):
+        option = field.metadata.get("option")
+        if option is not None and option.key is not None:
+            name = " ".join([option.key, *(f"({alias})" for alias in option.aliases)])
+            default = "unset" if field.default is None else _format(field.default)
+            rows.append((name, option.allowed(), default, option.help))
+    widths = [max(len(row[column]) for row in rows) for column in range(3)]
+    table = [
+        "  ".join(cell.ljust(width) for cell, width in zip(row, [*widths, 0], strict=True))
+        for row in rows
+    ]
+    return "\n".join([f"{kind}: {summary}", *(line.rstrip() for line in table)])
 
 
 def _checkpoint(options: dict[str, Value], game: Any) -> Any:

@@ -153,6 +153,58 @@ def test_the_docs_table_of_agent_specs_lists_every_declared_key() -> None:
         assert rows.get(kind) == specs._KEYS[kind], f"docs/arena.md's row of {kind}"
 
 
+@pytest.mark.parametrize(
+    ("kind", "name", "allowed"),
+    [
+        (MCTSOptions, "simulations", "integer in [1, 1e+12]"),
+        (MCTSOptions, "time_limit", "number in (0, 1e+06]"),
+        (MCTSOptions, "max_nodes", "integer >= 2"),
+        (MCTSOptions, "rave", "true | false"),
+        (MCTSOptions, "selection", "ucb1 | ucb1-tuned | gumbel"),
+    ],
+)
+def test_an_option_says_its_values_as_its_check_reads_them(kind, name, allowed) -> None:
+    option = declared(kind)[name]
+    assert option.allowed() == allowed
+    if option.kind in (int, float):
+        low = option.low
+        if option.strict:
+            with pytest.raises(ValueError):
+                option.check(name, option.kind(low))
+        else:
+            assert option.check(name, option.kind(low)) == low
+            with pytest.raises(ValueError):
+                option.check(name, option.kind(low - 1))
+
+
+def test_connectn_agents_lists_every_kind_and_every_declared_key(capsys) -> None:
+    from connectn_env import specs
+    from connectn_env.cli import main
+
+    assert main(["agents"]) == 0
+    listing = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in listing[:-1]] == list(specs.BUILTIN_KINDS)
+    for kind, cls in specs._OPTIONS.items():
+        assert main(["agents", kind]) == 0
+        text = capsys.readouterr().out
+        if cls is None:
+            assert text.strip().endswith("no keys")
+            continue
+        rows = {line.split()[0]: line for line in text.splitlines()[2:]}
+        assert tuple(rows) == specs._KEYS[kind]
+        for option in declared(cls).values():
+            if option.key is not None:
+                row = rows[option.key]
+                assert option.allowed() in row and row.endswith(option.help)
+                assert all(f"({alias})" in row for alias in option.aliases)
+    assert main(["agents", "mcts"]) == 0
+    assert re.search(
+        r"\nmax_nodes +integer >= 2 +1000000 +tree size bound\n", capsys.readouterr().out
+    )
+    with pytest.raises(ValueError, match="unknown agent kind 'nope'; built-in kinds: random"):
+        specs.describe_agents("nope")
+
+
 def test_a_checkpoint_file_named_by_a_spec_is_read_once(tmp_path, monkeypatch) -> None:
     pytest.importorskip("torch")
     import shutil
