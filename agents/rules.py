@@ -34,8 +34,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from numba import types
-from numba.core.typing.typeof import _typeof_tuple
-from numba.extending import overload, typeof_impl
+from numba.extending import overload
 
 from agents.tree import (
     F_INV_SQRT,
@@ -65,6 +64,7 @@ from agents.tree import (
     sqrt_log,
 )
 from agents.tree import backup as backup_values
+from connectn_env.games.contract import typed_once_per_tuple
 from connectn_env.games.lib.jit import njit
 
 # What ``expand`` tells the loop to do at a node without children.
@@ -96,6 +96,7 @@ class SearchSettings(
     __slots__ = ()
 
 
+@typed_once_per_tuple
 class SearchPolicy(
     namedtuple("SearchPolicy", "select expand evaluate backup proven_root settings")
 ):
@@ -103,24 +104,6 @@ class SearchPolicy(
     docstring)."""
 
     __slots__ = ()
-
-
-_POLICY_TYPES: dict[int, tuple[Any, Any]] = {}
-_POLICY_TYPES_KEPT = 256
-
-
-@typeof_impl.register(SearchPolicy)
-def _typeof_search_policy(value: SearchPolicy, context: Any) -> Any:
-    """numba's type of a policy, computed once per policy object (a policy is passed from
-    Python once per leaf of a network-guided search; typing its dispatchers each time costs
-    tens of microseconds). The cache holds the newest policies only: a rule that prepares its
-    settings makes a policy per search."""
-    entry = _POLICY_TYPES.get(id(value))
-    if entry is None or entry[0] is not value:
-        if len(_POLICY_TYPES) >= _POLICY_TYPES_KEPT:
-            _POLICY_TYPES.clear()
-        entry = _POLICY_TYPES[id(value)] = (value, _typeof_tuple(value, context))
-    return entry[1]
 
 
 def compiled_rule(function: Any) -> Any:

@@ -194,14 +194,15 @@ def test_batched_gumbel_halves_in_every_slot_and_answers_with_its_policy() -> No
 def test_searches_that_make_a_policy_each_keep_no_more_than_the_newest_types() -> None:
     """Gumbel makes a policy per search (its noise and plan); the typing cache of policies
     stays bounded over many searches."""
-    from agents import rules
+    from agents.rules import SearchPolicy
+    from connectn_env.games.contract import TYPES_KEPT
 
     env = connect_n_v0.env()
     env.reset()
     agent = PUCTAgent(lambda obs: (obs["action_mask"], 0.0), simulations=4, selection="gumbel")
-    for _ in range(rules._POLICY_TYPES_KEPT + 20):
+    for _ in range(TYPES_KEPT + 20):
         agent.search(env)
-    assert len(rules._POLICY_TYPES) <= rules._POLICY_TYPES_KEPT
+    assert 0 < len(SearchPolicy._numba_types) <= TYPES_KEPT
 
 
 def test_before_the_root_is_expanded_there_is_no_plan() -> None:

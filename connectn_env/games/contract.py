@@ -97,15 +97,24 @@ _KERNEL_FIELDS = (
 )
 
 
+TYPES_KEPT = 256  # the newest tuples of a class whose numba types are kept
+
+
 def typed_once_per_tuple(cls: type) -> type:
     """Class decorator of a namedtuple of compiled functions: numba types each tuple once
-    (typing its eight or so dispatchers on every call would cost about 40 microseconds)."""
+    (typing its eight or so dispatchers on every call would cost about 40 microseconds; a
+    search policy is passed once per leaf of a network-guided search). The newest
+    :data:`TYPES_KEPT` tuples are kept: a rule that prepares its settings makes a policy per
+    search. The class keeps them as ``_numba_types``."""
     types: dict[int, tuple[Any, Any]] = {}
+    cls._numba_types = types
 
     @typeof_impl.register(cls)
     def _typeof(value: Any, context: Any) -> Any:
         entry = types.get(id(value))
         if entry is None or entry[0] is not value:
+            if len(types) >= TYPES_KEPT:
+                types.clear()
             entry = types[id(value)] = (value, _typeof_tuple(value, context))
         return entry[1]
 
