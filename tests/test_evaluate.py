@@ -194,6 +194,18 @@ def test_a_rung_whose_agent_changed_is_rated_again_with_its_own_interval(tiny: L
     assert ladder.rung("uct-100").games == 20
 
 
+def test_held_out_pairings_of_two_held_rungs_stay_with_the_held_ladder(tiny: Ladder) -> None:
+    """Rebuilding around a changed rung keeps the held ladder's held-out pairings whose two
+    rungs keep their ratings (their check still stands) and drops those of the changed one."""
+    kept = next(p for p in tiny.pairings if {p.a, p.b} == {"random", "uct-10"})
+    dropped = next(p for p in tiny.pairings if "uct-100" in (p.a, p.b))
+    hold = dataclasses.replace(tiny, held_out=(kept, dropped))
+    changed = [*RUNGS[:2], Rung("uct-100", "mcts:simulations=300,preset=uct")]
+    ladder = build_ladder(GAME, games_per_pair=4, rungs=changed, hold=hold, workers=1)
+    assert ladder.held_out == (kept,)
+    assert ladder.checks["held_out"]["of"] == 1
+
+
 def test_a_held_ladder_with_a_rung_not_built_is_refused(tiny: Ladder, tmp_path: Path) -> None:
     results = tmp_path / "never.jsonl"
     message = r"the ladder to hold has rungs that are not among the rungs built: 'uct-100' "

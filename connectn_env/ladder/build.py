@@ -72,7 +72,8 @@ def build_ladder(
 
     Then up to ``held_out`` pairings of rungs three apart in the fitted order, never fitted
     (spread along the ladder), are played the same way and kept apart: the ladder's
-    held-out check compares what the ratings predict for them with what they scored.
+    held-out check compares what the ratings predict for them with what they scored. With
+    ``hold``, that ladder's held-out pairings of two held rungs are kept beside them.
 
     Args:
         game: A ladder game (key, game name, ``GameConfig``...).
@@ -108,6 +109,7 @@ def build_ladder(
         spec.check_game(LADDER_GAMES[key])
     fixed = _held_ratings(hold, key, rungs)
     kept = [p for p in (hold.pairings if hold else ()) if {p.a, p.b} <= set(fixed)]
+    kept_out = [p for p in (hold.held_out if hold else ()) if {p.a, p.b} <= set(fixed)]
     pairs = _unheld(neighbour_pairs(len(rungs)), labels, fixed)
     if not pairs:
         raise ValueError(f"every rung is held by the ladder given; nothing to play: {labels}")
@@ -183,7 +185,7 @@ def build_ladder(
         command=f"{hold.command}; then {command}" if hold else command,
         cpu_hours=(seconds + (hold.cpu_hours * 3600 if hold else 0.0)) / 3600,
         provisional=widest > TARGET_HALF_WIDTH or bool(hold and hold.provisional),
-        held_out=tuple(played[labels[i], labels[j]] for i, j in checks),
+        held_out=(*kept_out, *(played[labels[i], labels[j]] for i, j in checks)),
         openings=None if suite is None else suite.reference,
         **provenance(),
     )
