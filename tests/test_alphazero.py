@@ -853,6 +853,7 @@ def test_sigterm_saves_a_checkpoint_and_stops_the_workers(tmp_path) -> None:
     """`kill` (SIGTERM; a background job ignores SIGINT) stops `connectn train` as Ctrl-C does:
     a checkpoint to resume from, exit 130, and no worker process left running."""
     import signal
+    import threading
     import time
 
     out = tmp_path / "run"
@@ -860,21 +861,33 @@ def test_sigterm_saves_a_checkpoint_and_stops_the_workers(tmp_path) -> None:
         sys.executable, "-m", "connectn_env.cli", "train", "tictactoe", "--out", str(out),
         "--workers", "1", "--channels", "8", "--blocks", "1", "--simulations", "8",
         "--games-in-flight", "8", "--eval-minutes", "0", "--checkpoint-minutes", "100",
-        "--precision", "float32", "--minutes", "30", "--no-progress",
+        "--precision", "float32", "--minutes", "30",
     ]  # fmt: skip
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_environment()
-    )
-    deadline = time.monotonic() + 240
-    while not (out / "metrics.jsonl").exists() and time.monotonic() < deadline:
-        assert process.poll() is None, process.communicate()
-        time.sleep(0.5)  # the first training step is logged: the worker is playing
-    workers = _children(process.pid)
-    assert workers, "no worker process"
-    process.send_signal(signal.SIGTERM)
-    stdout, stderr = process.communicate(timeout=120)
-    assert process.returncode == 130, stderr
-    assert "continue with --resume" in stdout
+    with open(tmp_path / "stdout", "w+") as stdout:
+        process = subprocess.Popen(
+            command, stdout=stdout, stderr=subprocess.PIPE, text=True, env=child_environment()
+        )
+        lines: list[str] = []  # stderr: the progress lines count the self-play games
+        playing = threading.Event()
+
+        def read() -> None:
+            for line in process.stderr:
+                lines.append(line)
+                if re.search(r" games [1-9]", line):
+                    playing.set()  # a worker is playing
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        deadline = time.monotonic() + 240
+        while not playing.wait(0.5):
+            assert process.poll() is None and time.monotonic() < deadline, "".join(lines)
+        workers = _children(process.pid)
+        assert workers, "no worker process"
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=120) == 130, "".join(lines)
+        stdout.seek(0)
+        assert "continue with --resume" in stdout.read()
+    reader.join(timeout=10)
     assert (out / "latest.pt").exists()
     time.sleep(1)
     alive = [pid for pid in workers if (_process_fields(pid) or ["Z"])[0] != "Z"]
