@@ -8,6 +8,7 @@ import hashlib
 import io
 import json
 import logging
+import os
 import re
 import subprocess
 import sys
@@ -878,13 +879,19 @@ def test_sigterm_saves_a_checkpoint_and_stops_the_workers(tmp_path) -> None:
 
         reader = threading.Thread(target=read, daemon=True)
         reader.start()
-        deadline = time.monotonic() + 240
-        while not playing.wait(0.5):
-            assert process.poll() is None and time.monotonic() < deadline, "".join(lines)
-        workers = _children(process.pid)
-        assert workers, "no worker process"
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=120) == 130, "".join(lines)
+        try:
+            deadline = time.monotonic() + 240
+            while not playing.wait(0.5):
+                assert process.poll() is None and time.monotonic() < deadline, "".join(lines)
+            workers = _children(process.pid)
+            assert workers, "no worker process"
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=120) == 130, "".join(lines)
+        finally:  # a failed check leaves no 30-minute training behind
+            if process.poll() is None:
+                for pid in (process.pid, *_children(process.pid)):
+                    os.kill(pid, signal.SIGKILL)
+                process.wait()
         stdout.seek(0)
         assert "continue with --resume" in stdout.read()
     reader.join(timeout=10)
