@@ -287,12 +287,12 @@ def describe_agents(kind: str | None = None) -> str:
     summary, cls = _KINDS[kind]
     if cls is None:
         return f"{kind}: {summary}; no keys"
+    defaults = {field.name: field.default for field in dataclasses.fields(cls)}
     rows = [("key", "values", "default", "")]
-    for field in dataclasses.fields(cls):
-        option = field.metadata.get("option")
-        if option is not None and option.key is not None:
+    for field, option in declared(cls).items():
+        if option.key is not None:
             name = " ".join([option.key, *(f"({alias})" for alias in option.aliases)])
-            default = "unset" if field.default is None else _format(field.default)
+            default = "unset" if defaults[field] is None else _format(defaults[field])
             rows.append((name, option.allowed(), default, option.help))
     widths = [max(len(row[column]) for row in rows) for column in range(3)]
     table = [
