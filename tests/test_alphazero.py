@@ -3,6 +3,7 @@ training runs (resume, reproducibility, worker processes, bad input), the comman
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import io
@@ -890,7 +891,8 @@ def test_sigterm_saves_a_checkpoint_and_stops_the_workers(tmp_path) -> None:
         finally:  # a failed check leaves no 30-minute training behind
             if process.poll() is None:
                 for pid in (process.pid, *_children(process.pid)):
-                    os.kill(pid, signal.SIGKILL)
+                    with contextlib.suppress(ProcessLookupError):  # one that ended meanwhile
+                        os.kill(pid, signal.SIGKILL)
                 process.wait()
         stdout.seek(0)
         assert "continue with --resume" in stdout.read()

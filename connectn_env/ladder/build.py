@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -108,8 +108,8 @@ def build_ladder(
     for spec in specs:
         spec.check_game(LADDER_GAMES[key])
     fixed = _held_ratings(hold, key, rungs)
-    kept = [p for p in (hold.pairings if hold else ()) if {p.a, p.b} <= set(fixed)]
-    kept_out = [p for p in (hold.held_out if hold else ()) if {p.a, p.b} <= set(fixed)]
+    kept = _between_held(hold.pairings if hold else (), fixed)
+    kept_out = _between_held(hold.held_out if hold else (), fixed)
     pairs = _unheld(neighbour_pairs(len(rungs)), labels, fixed)
     if not pairs:
         raise ValueError(f"every rung is held by the ladder given; nothing to play: {labels}")
@@ -236,6 +236,11 @@ def _unheld(
 ) -> list[tuple[int, int]]:
     """``pairs`` less those of two held rungs."""
     return [(i, j) for i, j in pairs if not {labels[i], labels[j]} <= set(fixed)]
+
+
+def _between_held(pairings: Iterable[PairingStats], fixed: dict[str, float]) -> list[PairingStats]:
+    """The pairings whose two rungs are both held (their ratings ``fixed``)."""
+    return [p for p in pairings if {p.a, p.b} <= fixed.keys()]
 
 
 def _held_ratings(hold: Ladder | None, key: str, rungs: list[Rung]) -> dict[str, float]:
