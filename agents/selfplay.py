@@ -193,18 +193,18 @@ class BatchedSelfPlay:
 
 
 def random_opening(
-    game: BoardGame, opening_moves: int, generator: np.random.Generator
+    game: BoardGame, opening_moves: int, generator: np.random.Generator, fewest: int = 0
 ) -> GameState:
     """A position after ``k`` uniformly random legal moves from the start, ``k`` drawn
-    uniformly from 0 to ``opening_moves``; an opening that ends the game is drawn again (the
-    randomised openings of self-play and of the bootstrap phase).
+    uniformly from ``fewest`` to ``opening_moves``; an opening that ends the game is drawn
+    again (the randomised openings of self-play and of the bootstrap phase).
 
     Returns:
         The position (not terminal).
     """
     while True:
         state = game.new_initial_state()
-        for _ in range(int(generator.integers(0, opening_moves + 1))):
+        for _ in range(int(generator.integers(fewest, opening_moves + 1))):
             state.apply_action(int(generator.choice(state.legal_actions())))
             if state.is_terminal():
                 break

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -240,12 +241,61 @@ def test_an_agent_without_a_search_gives_its_move_as_a_one_hot_target() -> None:
     assert env.game_state.is_terminal() and env.game_state.returns()[0] == played.result
 
 
+@pytest.mark.parametrize("fewest", [0, 2, 3])
+def test_the_openings_have_at_least_the_fewest_moves_and_at_most_the_most(fewest) -> None:
+    """Tic-tac-toe's most is 3 (about sqrt(9)); with ``fewest`` 0 the openings are the ones
+    runs drew before the option existed (the same draws from the same seeds)."""
+    game = TICTACTOE.make_game()
+    lengths = [
+        len(BootstrapTask(SPEC, resolve_agent, index, 0, 0, fewest).opening(game))
+        for index in range(60)
+    ]
+    assert min(lengths) == fewest and max(lengths) == 3
+    if fewest == 0:
+        unchanged = [
+            len(BootstrapTask(SPEC, resolve_agent, i, 0, 0).opening(game)) for i in range(60)
+        ]
+        assert lengths == unchanged
+
+
+def test_the_perfect_player_bootstraps_from_deep_openings_with_exact_results() -> None:
+    """Connect Four's perfect player from 10 to 12 random moves: each game's positions start
+    there and its result is the solver's value of its first position."""
+    from connectn_env.games.connect_n.solver import Connect4Solver
+
+    config, solver = GameConfig("connect_four"), Connect4Solver()
+    for index in range(3):
+        task = BootstrapTask("perfect", resolve_agent, index, 0, 12, 10)
+        opening = task.opening(config.make_game())
+        played = play_bootstrap_game(task, config).game
+        assert 10 <= len(opening) <= 12
+        assert np.array_equal(played.policies, np.eye(7, dtype=np.float32)[played.moves])
+        value = np.sign(solver.solve(opening))
+        first_player_value = value if len(opening) % 2 == 0 else -value
+        assert played.result == first_player_value
+
+
 def test_a_resume_with_another_bootstrap_is_refused_and_changes_nothing(bootstrapped) -> None:
     before = files_digest(bootstrapped)
-    for changes in ({"bootstrap": "mcts:simulations=60"}, {"bootstrap_games": 5}):
+    for changes in (
+        {"bootstrap": "mcts:simulations=60"},
+        {"bootstrap_games": 5},
+        {"bootstrap_min_opening": 1},
+    ):
         with pytest.raises(RunDirectoryError, match="keeps its training settings; this one"):
             train(resume_config(bootstrapped, **changes), resolve_agent=resolve_agent)
     assert files_digest(bootstrapped) == before
+
+
+def test_a_run_written_before_the_fewest_opening_moves_resumes_with_none(
+    bootstrapped, tmp_path
+) -> None:
+    out = tmp_path / "run"
+    shutil.copytree(bootstrapped, out)
+    data = json.loads((out / "run.json").read_text())
+    assert data["config"].pop("bootstrap_min_opening") == 0
+    (out / "run.json").write_text(json.dumps(data))
+    assert resume_config(out).bootstrap_min_opening == 0
 
 
 @pytest.mark.slow
@@ -326,6 +376,16 @@ def test_a_bootstrapped_network_beats_random_more_than_an_untrained_one(
         (["--bootstrap", SPEC, "--bootstrap-games", "-3"], "bootstrap_games must be between 1"),
         (["--bootstrap", SPEC, "--bootstrap-games", "2.5"], "--bootstrap-games: invalid int"),
         (["--bootstrap", ""], "bootstrap must be an agent spec, got ''"),
+        (["--bootstrap-min-opening", "2"], "bootstrap_min_opening 2 needs bootstrap, the agent"),
+        (
+            ["--bootstrap", SPEC, "--bootstrap-min-opening", "4"],
+            "bootstrap_min_opening must be between 0 and 3, got 4",
+        ),
+        (
+            ["--bootstrap", SPEC, "--opening-moves", "5", "--bootstrap-min-opening", "6"],
+            "bootstrap_min_opening must be between 0 and 5, got 6",
+        ),
+        (["--bootstrap", SPEC, "--bootstrap-min-opening", "-1"], "bootstrap_min_opening must be"),
     ],
 )
 def test_connectn_train_refuses_a_bad_bootstrap_before_writing(

@@ -80,7 +80,7 @@ def test_train_flags_and_their_defaults_come_from_train_config(capsys) -> None:
     text = " ".join(capsys.readouterr().out.split())
     defaults = {f.name: f.default for f in dataclasses.fields(TrainConfig)}
     flags = {d.flag: name for name, d in declared(TrainConfig).items() if d.flag}
-    assert len(flags) == 34
+    assert len(flags) == 35
     for flag, name in flags.items():
         assert re.search(rf"{flag} \S+ {re.escape(declared(TrainConfig)[name].help)}", text)
     assert f"AdamW learning rate ({defaults['learning_rate']:g})" in text

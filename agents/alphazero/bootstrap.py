@@ -4,13 +4,14 @@ Before self-play, the agent an agent spec names (the game's strongest search:
 ``mcts:simulations=2000``, ``ab:depth=6``...) plays ``bootstrap_games`` games against itself,
 each from a randomised opening (:func:`agents.selfplay.random_opening`: the run's
 ``opening_moves``, or about the square root of the number of cells where that is 0, so that a
-deterministic searcher does not play one game over and over). Each position it searched is a
-training example, as in expert iteration: the policy target is its search's policy
-(:attr:`SearchResult.pi <agents.search.SearchResult.pi>`, the target self-play trains on: the
-visit shares for UCT and PUCT) where the agent is a search agent, else a one-hot on the move it
-chose (alpha-beta, Connect Four's perfect player); the value target is the game's result for the
-player to move. A game comes back as a :class:`~agents.selfplay.SelfPlayGame`, so its positions
-enter the replay buffer (and its symmetries) as self-play's do.
+deterministic searcher does not play one game over and over; at least the run's
+``bootstrap_min_opening`` moves, so that a solver starts where it solves fast). Each position
+it searched is a training example, as in expert iteration: the policy target is its search's
+policy (:attr:`SearchResult.pi <agents.search.SearchResult.pi>`, the target self-play trains
+on: the visit shares for UCT and PUCT) where the agent is a search agent, else a one-hot on the
+move it chose (alpha-beta, Connect Four's perfect player); the value target is the game's
+result for the player to move. A game comes back as a :class:`~agents.selfplay.SelfPlayGame`,
+so its positions enter the replay buffer (and its symmetries) as self-play's do.
 
 Game ``i`` depends on the run's seed and ``i`` only (its opening and the agent's seed), not on
 the worker that plays it nor on when: the trainer takes the games in order, so a resumed or
@@ -58,6 +59,8 @@ class BootstrapTask:
         index: The game's number in the phase, from 0.
         seed: The run's seed.
         opening_moves: The run's ``opening_moves`` (see :func:`opening_moves_of`).
+        fewest_opening_moves: The fewest random opening moves (the run's
+            ``bootstrap_min_opening``).
     """
 
     spec: str
@@ -65,6 +68,7 @@ class BootstrapTask:
     index: int
     seed: int
     opening_moves: int
+    fewest_opening_moves: int = 0
 
     def _streams(self) -> list[np.random.SeedSequence]:
         return np.random.SeedSequence([self.seed, _STREAM, self.index]).spawn(2)
@@ -73,7 +77,7 @@ class BootstrapTask:
         """The game's random opening moves (not searched, not trained on)."""
         generator = np.random.default_rng(self._streams()[0])
         moves = opening_moves_of(game, self.opening_moves)
-        return random_opening(game, moves, generator).history()
+        return random_opening(game, moves, generator, self.fewest_opening_moves).history()
 
     @property
     def agent_seed(self) -> int:

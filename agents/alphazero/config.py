@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from agents import options as declare
+from agents.alphazero.bootstrap import opening_moves_of
 from agents.rules import PUCT_SELECTIONS
 from connectn_env.errors import ConnectnError
 from connectn_env.games.config import GameConfig
@@ -135,6 +136,10 @@ class TrainConfig:
             trains on their positions. None (the default): no bootstrap phase.
         bootstrap_games: Games of the bootstrap phase; None: :data:`DEFAULT_BOOTSTRAP_GAMES`
             with ``bootstrap``, none without.
+        bootstrap_min_opening: The fewest random opening moves of a bootstrap game (at most
+            its most: ``opening_moves``, or about the square root of the number of cells
+            where that is 0), so that an agent that solves (Connect Four's ``perfect``)
+            starts where it solves fast. 0 (the default): from the empty board up.
         dirichlet_alpha: Root noise concentration; None: ``min(1, 10 / num_actions)``.
         noise_fraction: Weight of the root noise.
         temperature_moves: Moves of each game drawn in proportion to the visit counts; None:
@@ -244,6 +249,12 @@ class TrainConfig:
     bootstrap_games: int | None = declare.option(
         None, int, low=1, high=MAX_BOOTSTRAP_GAMES, flag="--bootstrap-games",
         help=f"games of the bootstrap phase ({DEFAULT_BOOTSTRAP_GAMES}; needs --bootstrap)",
+    )  # fmt: skip
+    bootstrap_min_opening: int = declare.option(
+        0, int, low=0, flag="--bootstrap-min-opening",
+        help="the fewest random opening moves of a bootstrap game (at most --opening-moves, "
+        "or about sqrt(cells) where that is 0), so that a solver (perfect) starts where it "
+        "solves fast; needs --bootstrap",
     )  # fmt: skip
     dirichlet_alpha: float | None = declare.option(
         None, float, low=0.0, strict=True, flag="--dirichlet-alpha",
@@ -356,6 +367,14 @@ class TrainConfig:
             )
         if self.bootstrap is not None and self.bootstrap_games is None:
             put("bootstrap_games", DEFAULT_BOOTSTRAP_GAMES)
+        if self.bootstrap_min_opening:
+            if self.bootstrap is None:
+                raise ValueError(
+                    f"bootstrap_min_opening {self.bootstrap_min_opening} needs bootstrap, the "
+                    "agent that plays from those openings"
+                )
+            most = opening_moves_of(probe, self.opening_moves)
+            require_int("bootstrap_min_opening", self.bootstrap_min_opening, 0, most)
         if self.dirichlet_alpha is None:
             put("dirichlet_alpha", min(1.0, 10.0 / probe.num_actions))
         if self.temperature_moves is None:

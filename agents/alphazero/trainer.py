@@ -237,7 +237,12 @@ class _Trainer:
     def _bootstrap_task(self, index: int) -> BootstrapTask:
         config = self.config
         return BootstrapTask(
-            config.bootstrap, self.resolve, index, config.seed, config.opening_moves
+            config.bootstrap,
+            self.resolve,
+            index,
+            config.seed,
+            config.opening_moves,
+            config.bootstrap_min_opening,
         )
 
     def _check_bootstrap(self) -> None:
