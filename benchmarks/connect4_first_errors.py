@@ -1,12 +1,13 @@
 """Connect Four: where an agent's games against another are decided, by the perfect solver.
 
-Reads played games (the JSON lines of ``connectn arena --out``, ``connectn evaluate
---results`` or a ladder's games, plain or ``.xz``) from an opening suite, and for each game
-of the agent (a pairing member starting with ``--agent``) against ``--against`` judges every
-move the agent made after the opening with :class:`Connect4Solver`: a move that turns a won
+Reads played games (the JSON lines of ``connectn arena --out``, ``connectn evaluate --results``
+or a ladder's games, plain or ``.xz``, read as the arena reads them), and for each game of the
+agent (a pairing member starting with ``--agent``) against ``--against`` judges every move the
+agent made after the game's opening with :class:`Connect4Solver`: a move that turns a won
 position into a draw or a loss, or a drawn one into a loss, is an error. The table says how
-many games the agent did not win, how many of those its opening had already lost (no error
-of its own), and on which ply after the opening each game's first error fell.
+many games the agent did not win, how many of those the opening decided (no error of the
+agent's: a lost or drawn position it could not better), and on which ply after the opening each
+other game's first error fell.
 
 Issue 45's Connect Four question (why the network stays below ``perfect`` on the ladder)::
 
@@ -25,24 +26,26 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from connectn_env.arena.results import GameResult
 from connectn_env.games.connect_n.solver import Connect4Solver
 
-SUITE = Path(__file__).parents[1] / "connectn_env/ladder/data/openings/connect_four.json"
 
-
-def games_of(path: Path, agent: str, against: str) -> Iterator[tuple[dict, int]]:
-    """Each game of ``agent`` against ``against`` in ``path``, with the agent's seat."""
+def games_of(path: Path, agent: str, against: str) -> Iterator[tuple[GameResult, int]]:
+    """Each finished game of ``agent`` against ``against`` in ``path`` (read as the arena
+    reads its results), with the agent's seat."""
     opener = lzma.open if path.suffix == ".xz" else open
     with opener(path, "rt") as lines:
         for line in lines:
             record = json.loads(line)
-            if record.get("type") != "game" or record.get("error"):
+            if record.get("type") != "game":
                 continue
-            first, second = record["pairing"]
-            if first.startswith(agent) and second.startswith(against):
-                yield record, record["players"].index(first)
-            elif second.startswith(agent) and first.startswith(against):
-                yield record, record["players"].index(second)
+            game = GameResult.from_json(record)
+            if game.error is not None:
+                continue
+            for mine, theirs in (game.pairing, game.pairing[::-1]):
+                if mine.startswith(agent) and theirs.startswith(against):
+                    yield game, game.players.index(mine)
+                    break
 
 
 def sign(value: int) -> int:
@@ -68,26 +71,22 @@ def main() -> None:
     parser.add_argument("games", type=Path, help="games file (JSON lines, plain or .xz)")
     parser.add_argument("--agent", required=True, help="the agent's spec, or its start")
     parser.add_argument("--against", required=True, help="the opponent's spec, or its start")
-    parser.add_argument("--openings", type=Path, default=SUITE, help="the games' opening suite")
     args = parser.parse_args()
-    openings = json.loads(args.openings.read_text())["openings"]
     solver = Connect4Solver()
     start = time.process_time()
     results: collections.Counter[str] = collections.Counter()
     lost_at_opening = 0
     error_plies: collections.Counter[int] = collections.Counter()
-    for record, seat in games_of(args.games, args.agent, args.against):
-        outcome = record["result"]
-        won = outcome == f"player_{seat}"
-        results["won" if won else "drawn" if outcome == "draw" else "lost"] += 1
+    for game, seat in games_of(args.games, args.agent, args.against):
+        won = game.result == f"player_{seat}"
+        results["won" if won else "drawn" if game.result == "draw" else "lost"] += 1
         if won:
             continue
-        opening = len(openings[record["opening"]])
-        ply = first_error(solver, record["moves"], seat, opening)
+        ply = first_error(solver, list(game.moves), seat, game.opening)
         if ply is None:
             lost_at_opening += 1
         else:
-            error_plies[ply - opening + 1] += 1
+            error_plies[ply - game.opening + 1] += 1
     not_won = results["drawn"] + results["lost"]
     print(
         f"{args.agent} against {args.against}: {sum(results.values())} games, won "
