@@ -1,6 +1,6 @@
 """benchmarks/connect4_first_errors.py on games built here from the shipped opening suite,
-whose first errors are known: a missed winning move right after the opening, a lost
-opening converted by the perfect player, and the agent's win."""
+whose first errors are known (a missed winning move right after the opening, a lost opening
+converted by the perfect player, the agent's win), and on games the arena played."""
 
 from __future__ import annotations
 
