@@ -35,6 +35,7 @@ from agents.alphazero.network import NetworkSpec, PolicyValueNet  # noqa: E402
 from agents.alphazero.replay import ReplayBuffer  # noqa: E402
 from agents.alphazero.workers import SelfPlayWorker  # noqa: E402
 from connectn_env.cli import main  # noqa: E402
+from connectn_env.games.connect_n.solver import Connect4Solver  # noqa: E402
 from connectn_env.records import GameConfig  # noqa: E402
 from connectn_env.specs import resolve_agent  # noqa: E402
 
@@ -261,8 +262,6 @@ def test_the_openings_have_at_least_the_fewest_moves_and_at_most_the_most(fewest
 def test_the_perfect_player_bootstraps_from_deep_openings_with_exact_results() -> None:
     """Connect Four's perfect player from 10 to 12 random moves: each game's positions start
     there and its result is the solver's value of its first position."""
-    from connectn_env.games.connect_n.solver import Connect4Solver
-
     config, solver = GameConfig("connect_four"), Connect4Solver()
     for index in range(3):
         task = BootstrapTask("perfect", resolve_agent, index, 0, 12, 10)

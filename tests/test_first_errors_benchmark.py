@@ -4,7 +4,6 @@ converted by the perfect player, the agent's win), and on games the arena played
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -33,8 +32,10 @@ def game(moves: list[int], agent_seat: int, winner: int | None, opening: int) ->
     """A game record as the arena writes it: ``opening`` of ``moves`` were the opening's."""
     players = ("agent", "perfect") if agent_seat == 0 else ("perfect", "agent")
     result = "draw" if winner is None else f"player_{winner}"
-    record = GameResult(("agent", "perfect"), 0, players, result, moves=tuple(moves))
-    return {"type": "game"} | dataclasses.replace(record, opening=opening).to_json()
+    record = GameResult(
+        ("agent", "perfect"), 0, players, result, moves=tuple(moves), opening=opening
+    )
+    return {"type": "game"} | record.to_json()
 
 
 def first_errors(games: Path, agent: str, against: str, cwd: Path) -> list[str]:
