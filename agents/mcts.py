@@ -4,16 +4,13 @@ and the game's exact solver proving root moves first (``exact``)."""
 
 from __future__ import annotations
 
-import time
 import weakref
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 import numpy as np
 
 from agents import options as declare
-from agents import tree as search_tree
 from agents.generic import EnvPosition, caller_evaluates, generic_simulations
 from agents.loop import rollout_value, run_simulations
 from agents.rollout import expansion_flags, new_policy_data, policy_rollout
@@ -30,8 +27,8 @@ from agents.rules import (
 from agents.search import (
     DEFAULT_MAX_NODES,
     DEFAULT_SIMULATIONS,
+    GAMES_WITH_SOLVERS,
     SearchAgent,
-    SearchResult,
     require_simulations_for,
 )
 from connectn_env.games import BoardGame, ExactSolver, GameState
@@ -39,17 +36,12 @@ from connectn_env.games.contract import bind
 
 SELECTIONS = MCTS_SELECTIONS
 PRESETS = ("default", "uct")
-EXACT_TIME_SHARE = 0.5  # of a time limit, at most, for the exact solver
-EXACT_NODES_PER_SIMULATION = 8  # solver nodes per simulation of a simulation budget
-_EXACT_FIRST_NODES = 256  # first, measuring node budget under a time limit (then doubled)
-_EXACT_SLICE_SECONDS = 0.05  # longest solver call when a progress callback may stop the search
 _NO_DATA = np.zeros(0, dtype=np.int64)
 # run_simulations' compiled entry point per agent and game, bound on first use: numba's typing
 # of the kernels and workspace tuples cost up to 0.2 ms a call (Gomoku), paid by every chunk
 # of a timed search. The argument types are fixed per agent and game (its options, its trees,
 # the game's workspace and a cloned root). Kept outside the agent, which still pickles.
 _ENTRY_POINTS: weakref.WeakKeyDictionary[Any, dict[Any, Any]] = weakref.WeakKeyDictionary()
-_PROOF_STATUS = {1: search_tree.WIN, 0: search_tree.DRAW, -1: search_tree.LOSS}
 
 
 @dataclass(frozen=True)
@@ -120,9 +112,7 @@ class MCTSOptions:
     local: bool | None = declare.option(
         None, bool, key="local", help="play-outs and new nodes consider cells near the stones"
     )
-    exact: bool | None = declare.option(
-        None, bool, key="exact", help="the game's exact solver proves root moves first"
-    )
+    exact: bool | None = declare.exact(None)
     backup: str | None = declare.option(
         None, str, choices=MCTS_BACKUPS, key="backup",
         help="how a result is backed up (None: the selection rule's own; max: MaxUCT)",
@@ -226,8 +216,9 @@ class MCTSAgent(SearchAgent):
         exact: Before the simulations, the game's exact solver (``game.exact_solver()``:
             Connect Four and other four-in-a-row gravity boards of at most 64 bits; Gomoku's
             threat-space search, which proves the moves that win or lose by a sequence of
-            fours and threes), in positions it usually finishes (``reaches``: Connect Four
-            from the 10th stone), proves what it can of the root's moves into the tree
+            fours and threes; Othello's endgame search up to 8 x 8), in positions it usually
+            finishes (``reaches``: Connect Four from the 10th stone, Othello from 18 empty
+            cells), proves what it can of the root's moves into the tree
             (MCTS-Solver plays a proven win with the shortest line and avoids proven losses;
             a fully proven root ends the search); on Connect Four 6 x 7 a position of the
             opening book (:mod:`~connectn_env.games.connect_n.book`) is answered by the
@@ -314,8 +305,6 @@ class MCTSAgent(SearchAgent):
         self.preset = declared.preset
         self._active = SearchOptions(**options) if self.preset == "uct" else None
         self._setups: dict[Any, tuple[SearchPolicy, Any, Any]] = {}
-        self._exact_solvers: dict[BoardGame, ExactSolver | None] = {}
-        self._known_child: int | None = None  # the root child to play without a search
         self._generic_policy: SearchPolicy | None = None
 
     # --- options --------------------------------------------------------------------------
@@ -348,8 +337,7 @@ class MCTSAgent(SearchAgent):
             if self.options.get("exact"):
                 raise ValueError(
                     f"MCTSAgent: exact=True needs a game with an exact solver; {game!r} has "
-                    "none (Connect Four and other four-in-a-row gravity boards of at most 64 "
-                    "bits have one, and so does Gomoku)"
+                    f"none (the games with one: {GAMES_WITH_SOLVERS})"
                 )
             resolved = replace(resolved, exact=False)  # a game default: where it applies
         return resolved
@@ -360,12 +348,6 @@ class MCTSAgent(SearchAgent):
 
     def _solver_used(self, game: BoardGame) -> ExactSolver | None:
         return self._exact_solver(game) if self.options_for(game).exact else None
-
-    def _exact_solver(self, game: BoardGame) -> ExactSolver | None:
-        """This agent's solver of ``game`` (made once; its tables last between searches)."""
-        if game not in self._exact_solvers:
-            self._exact_solvers[game] = game.exact_solver()
-        return self._exact_solvers[game]
 
     def _settings_for(self, options: SearchOptions) -> SearchSettings:
         """The loop's settings for these options."""
@@ -407,7 +389,6 @@ class MCTSAgent(SearchAgent):
 
     def _before_search(self, state: GameState | None) -> None:
         """Resolve the options for this search's game (refusing what it cannot honour)."""
-        self._known_child = None
         if state is None:
             self._active = self.options_for(None)
             self._settings = self._settings_for(self._active)
@@ -415,103 +396,6 @@ class MCTSAgent(SearchAgent):
             self._active = self.options_for(state.game)
             self._settings = self.compiled_setup(state.game)[0].settings
         self._rule = _rules(self._active)
-
-    def _prove_root(
-        self,
-        root: GameState,
-        step: Callable[[int], int],
-        on_chunk: Callable[[int, float], Any] | None,
-        start: float,
-    ) -> tuple[int, bool]:
-        """With ``exact``: expand the root (one simulation), then let the game's solver prove
-        its moves into the tree within the budget (see the class docstring). Under a time
-        limit or with a progress callback the solver runs in slices (its table keeps what each
-        slice finished): the first of ``_EXACT_FIRST_NODES`` nodes, the next ones doubling but
-        sized from the last one's measured speed to end by the solver's share of the time
-        (counted from ``start``), or within ``_EXACT_SLICE_SECONDS`` so that a stop request
-        is heard; the clock is read before each."""
-        if self._active is None or not self._active.exact:
-            return 0, False
-        solver = self._exact_solver(root.game)
-        book_move = getattr(solver, "book_move", None)
-        known = book_move(root) if book_move is not None else None
-        if known is not None:
-            done = self._play_known(step, *known)
-            if on_chunk is not None:
-                on_chunk(done, time.perf_counter() - start)
-            return done, True
-        if solver is None or not solver.reaches(root):
-            return 0, False
-        ints = self._trees[0][0]
-        done = step(1) if ints[0, search_tree.I_COUNT] == 0 else 0
-        if ints[0, search_tree.I_SOLVED] != search_tree.UNSOLVED:
-            return done, False
-        first = int(ints[0, search_tree.I_FIRST])
-        pending = {
-            int(ints[child, search_tree.I_ACTION]): child
-            for child in range(first, first + int(ints[0, search_tree.I_COUNT]))
-            if ints[child, search_tree.I_SOLVED] == search_tree.UNSOLVED
-        }
-        cap = None if self.simulations is None else self.simulations * EXACT_NODES_PER_SIMULATION
-        share = None if self.time_limit is None else self.time_limit * EXACT_TIME_SHARE
-        nodes = _EXACT_FIRST_NODES if share is not None or on_chunk is not None else cap
-        used = 0
-        while pending:
-            ask = nodes if cap is None else min(nodes, cap - used)
-            called = time.perf_counter()
-            if share is not None and called - start >= share:
-                break
-            solved, spent = solver.solve_moves(root, list(pending), ask)
-            used += spent
-            for action, proof in solved.items():
-                child = pending.pop(action)
-                if proof is not None:
-                    search_tree.mark_proven(ints, child, _PROOF_STATUS[proof[0]], proof[1])
-            now = time.perf_counter()
-            if on_chunk is not None and on_chunk(done, now - start) is True:
-                return done, True
-            if spent == 0 or (cap is not None and used >= cap):
-                break
-            rate = spent / max(now - called, 1e-6)
-            nodes = 2 * nodes
-            if share is not None:
-                nodes = min(nodes, int(rate * (share - (now - start))))
-            if on_chunk is not None:
-                nodes = min(nodes, int(rate * _EXACT_SLICE_SECONDS))
-            nodes = max(1, nodes)
-        return done, False
-
-    def _play_known(self, step: Callable[[int], int], action: int, result: int, plies: int) -> int:
-        """Choose the root's move ``action`` without a search (an opening book's move) and
-        mark the root proven: ``result`` for the player to move, with ``plies`` after the
-        move to the end of the perfect line. (The child is left unmarked: a proven node is
-        never expanded, and it may be the root of the next search.) Returns the simulations
-        run (the root's expansion)."""
-        ints = self._trees[0][0]
-        done = step(1) if ints[0, search_tree.I_COUNT] == 0 else 0
-        first = int(ints[0, search_tree.I_FIRST])
-        for child in range(first, first + int(ints[0, search_tree.I_COUNT])):
-            if int(ints[child, search_tree.I_ACTION]) == action:
-                self._known_child = child
-        ints[0, search_tree.I_SOLVED] = _PROOF_STATUS[-result]  # for the root's mover
-        ints[0, search_tree.I_PROOF] = plies + 1
-        return done
-
-    def _choose(self) -> int:
-        if self._known_child is not None:
-            return self._known_child
-        return super()._choose()
-
-    def _result(self, mask: np.ndarray, done: int, elapsed: float) -> SearchResult:
-        """The search's result; for a move known without a search (the book's), its policy
-        and line are that move (the root's expansion visited some other child: the heat map
-        and the analysis's line showed that one)."""
-        result = super()._result(mask, done, elapsed)
-        if self._known_child is None:
-            return result
-        pi = np.zeros_like(result.pi)
-        pi[result.action] = 1.0
-        return replace(result, pi=pi, principal_variation=(result.action,))
 
     # --- simulations ----------------------------------------------------------------------
 

@@ -138,6 +138,14 @@ def temperature() -> Any:
     )  # fmt: skip
 
 
+def exact(default: bool | None) -> Any:
+    """A search agent's use of the game's exact solver (spec key ``exact``; None: the game's
+    recommended setting)."""
+    return option(
+        default, bool, key="exact", help="the game's exact solver proves root moves first"
+    )
+
+
 def unchecked(cls: Any, values: dict[str, Any]) -> Any:
     """An instance of the options class ``cls`` from ``values`` already checked one by one
     (the spec parser's, by spec key), the others its defaults, without checking them again:

@@ -24,8 +24,15 @@ from agents.rules import (
     sampling_total,
     search_rules,
 )
-from agents.search import DEFAULT_MAX_NODES, SearchAgent, require_simulations_for
-from connectn_env.games import GameState
+from agents.search import (
+    DEFAULT_MAX_NODES,
+    EXACT_NODES_PER_GUIDED_SIMULATION,
+    EXACT_NODES_PER_SIMULATION,
+    GAMES_WITH_SOLVERS,
+    SearchAgent,
+    require_simulations_for,
+)
+from connectn_env.games import BoardGame, ExactSolver, GameState
 
 PolicyValueFn = Callable[[Any], tuple[Any, Any]]
 # A leaf evaluator on this suite's games: a position (read, not kept) -> (priors over the
@@ -97,6 +104,7 @@ class PUCTOptions:
     )  # fmt: skip
     reuse_tree: bool = declare.reuse_tree()
     max_nodes: int = declare.max_nodes(DEFAULT_MAX_NODES)
+    exact: bool = declare.exact(False)
     seed: int | None = declare.seed()
 
     def __post_init__(self) -> None:
@@ -143,6 +151,13 @@ class PUCTAgent(SearchAgent):
             :mod:`agents.gumbel`; needs ``simulations``).
         reuse_tree: Keep the subtree of the moves played since the last search.
         max_nodes: Tree size bound (see :class:`~agents.MCTSAgent`).
+        exact: Before the simulations, the game's exact solver proves what it can of the
+            root's moves into the tree, as :class:`~agents.MCTSAgent`'s ``exact`` does (a
+            proven win is played, a proven loss avoided; Othello from 18 empty cells,
+            Connect Four's opening book), within
+            ``EXACT_NODES_PER_GUIDED_SIMULATION`` solver nodes per simulation when the
+            search has a function (a network), MCTS's ``EXACT_NODES_PER_SIMULATION``
+            without one. This suite's games with a solver only.
         seed: None, an int or a ``np.random.Generator``.
         backend: ``"auto"``, ``"native"`` or ``"generic"`` (see :class:`~agents.MCTSAgent`).
         evaluator: Instead of ``policy_value_fn``, on this suite's games only: a function of
@@ -164,6 +179,7 @@ class PUCTAgent(SearchAgent):
         selection: str = "puct",
         reuse_tree: bool = True,
         max_nodes: int = DEFAULT_MAX_NODES,
+        exact: bool = False,
         seed: Any = None,
         backend: str = "auto",
         evaluator: LeafEvaluator | None = None,
@@ -185,6 +201,7 @@ class PUCTAgent(SearchAgent):
             dirichlet_alpha=dirichlet_alpha,
             reuse_tree=reuse_tree,
             max_nodes=max_nodes,
+            exact=exact,
         )
         super().__init__(
             simulations=declared.simulations,
@@ -202,11 +219,27 @@ class PUCTAgent(SearchAgent):
         self.noise_fraction = declared.noise_fraction
         self.temperature = declared.temperature
         self.selection = declared.selection
+        self.exact = declared.exact
+        if self.exact and self.backend == "generic":
+            raise ValueError(
+                "PUCTAgent: exact=True cannot run on backend='generic': the exact solver "
+                "needs one of this suite's games on the compiled path"
+            )
+        self._exact_nodes = (
+            EXACT_NODES_PER_GUIDED_SIMULATION if self._guided else EXACT_NODES_PER_SIMULATION
+        )
         self._noised_key: Any = None
         self._policies: dict[Any, SearchPolicy] = {}
 
     def _before_search(self, state: GameState | None) -> None:
-        """This search's settings (a selection rule's ``prepare`` replaces them)."""
+        """This search's settings (a selection rule's ``prepare`` replaces them); ``exact``
+        on a game without a solver, or an env that is not this suite's, is refused."""
+        if self.exact and (state is None or self._exact_solver(state.game) is None):
+            what = "an env that is not this suite's" if state is None else repr(state.game)
+            raise ValueError(
+                f"PUCTAgent: exact=True needs one of this suite's games with an exact solver; "
+                f"{what} has none (the games with one: {GAMES_WITH_SOLVERS})"
+            )
         self._rule = search_rules(self.selection)
         settings = self._settings
         if type(settings) is not SearchSettings or settings.exploration != self.c_puct:
@@ -221,8 +254,12 @@ class PUCTAgent(SearchAgent):
             "policy_value_fn": function,
             "selection": self.selection,
             "reuse_tree": self.reuse_tree,
+            "exact": self.exact,
             "backend": self.backend,
         }
+
+    def _solver_used(self, game: BoardGame) -> ExactSolver | None:
+        return self._exact_solver(game) if self.exact else None
 
     def _policy(self, expand: Any, evaluate: Any) -> SearchPolicy:
         """The loop's policy with these expansion and evaluation rules (kept: numba types a
@@ -339,7 +376,7 @@ class PUCTAgent(SearchAgent):
         """The move choice's move, or one drawn at the temperature (see the class
         docstring; the draw is :class:`~agents.batched.BatchedSearch`'s)."""
         ints, floats, _ = self._trees[0]
-        if self.temperature > 0 and self._rule.choice.samples:
+        if self.temperature > 0 and self._rule.choice.samples and self._known_child is None:
             total = sampling_total(ints, floats, self.temperature)
             if total > 0:
                 draw = self._generator.random() * total

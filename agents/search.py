@@ -40,10 +40,20 @@ _FIRST_CHUNK = 64  # simulations in the first chunk without a time limit (then d
 _CHUNK_SECONDS = 0.01  # longest chunk under a time limit (``progress`` about this often)
 _CHUNK_SHARE = 0.5  # of the time left, the most one chunk is sized to take
 _CHUNK_GROWTH = 4  # a chunk is at most this many times the last one under a time limit
+EXACT_TIME_SHARE = 0.5  # of a time limit, at most, for the exact solver
+EXACT_NODES_PER_SIMULATION = 8  # solver nodes per simulation of a simulation budget
+EXACT_NODES_PER_GUIDED_SIMULATION = 10_000  # the same for a search calling a network per leaf
+GAMES_WITH_SOLVERS = (  # for the messages refusing ``exact`` elsewhere
+    "Connect Four and other four-in-a-row gravity boards of at most 64 bits, Gomoku, and "
+    "Othello up to 8 x 8"
+)
+_EXACT_FIRST_NODES = 256  # first, measuring node budget under a time limit (then doubled)
+_EXACT_SLICE_SECONDS = 0.05  # longest solver call when a progress callback may stop the search
 _TOUCH_ROWS = 4096  # tree rows (about 340 KB) mapped between two clock readings
 # A full tree's first prune, before one is measured: 76 ms for a million rows into a spare
 # tree never used before (the kernel zeroing its pages), 8-18 ms for later ones (PUCT, Hex 11)
 _PRUNE_SECONDS_PER_NODE = 1e-7
+_PROOF_STATUS = {1: search_tree.WIN, 0: search_tree.DRAW, -1: search_tree.LOSS}
 _PROVEN = {
     search_tree.WIN: "loss",
     search_tree.LOSS: "win",
@@ -299,6 +309,9 @@ class SearchAgent:
         self._prune_seconds = _PRUNE_SECONDS_PER_NODE * self.max_nodes  # the last prune's time
         self._deadline: float | None = None  # when a timed search's budget ends
         self._action_name: Callable[[int], str] = str
+        self._exact_solvers: dict[BoardGame, ExactSolver | None] = {}
+        self._known_child: int | None = None  # the root child to play without a search
+        self._exact_nodes = EXACT_NODES_PER_SIMULATION  # the solver's nodes per simulation
 
     # --- subclass hooks -------------------------------------------------------------
 
@@ -324,16 +337,90 @@ class SearchAgent:
         on_chunk: Callable[[int, float], Any] | None,
         start: float,
     ) -> tuple[int, bool]:
-        """Called once per search of this suite's games, before the budgeted simulations: may
-        prove root moves (and run simulations through ``step``), calling ``on_chunk(done,
-        elapsed)`` now and then. Returns the simulations run and whether the search is over
-        (``on_chunk`` asked to stop, or the move is known without one). The time it takes
-        comes out of ``time_limit``, which counts from ``start``
-        (``time.perf_counter()`` when the search began)."""
-        return 0, False
+        """Called once per search of this suite's games, before the budgeted simulations.
+        Returns the simulations run and whether the search is over (``on_chunk(done,
+        elapsed)``, called now and then, asked to stop, or the move is known without one).
+
+        With the exact solver this agent uses (:meth:`_solver_used`): a move its opening book
+        knows is played without a search; else, in a position the solver ``reaches``, expand
+        the root (one simulation), then let the solver prove its moves into the tree within
+        the budget (MCTS's ``exact`` in its class docstring). Under a time
+        limit or with a progress callback the solver runs in slices (its table keeps what each
+        slice finished): the first of ``_EXACT_FIRST_NODES`` nodes, the next ones doubling but
+        sized from the last one's measured speed to end by the solver's share of the time
+        (counted from ``start``), or within ``_EXACT_SLICE_SECONDS`` so that a stop request
+        is heard; the clock is read before each."""
+        solver = self._solver_used(root.game)
+        if solver is None:
+            return 0, False
+        book_move = getattr(solver, "book_move", None)
+        known = book_move(root) if book_move is not None else None
+        if known is not None:
+            done = self._play_known(step, *known)
+            if on_chunk is not None:
+                on_chunk(done, time.perf_counter() - start)
+            return done, True
+        if not solver.reaches(root):
+            return 0, False
+        ints = self._trees[0][0]
+        done = step(1) if ints[0, search_tree.I_COUNT] == 0 else 0
+        if ints[0, search_tree.I_SOLVED] != search_tree.UNSOLVED:
+            return done, False
+        first = int(ints[0, search_tree.I_FIRST])
+        pending = {
+            int(ints[child, search_tree.I_ACTION]): child
+            for child in range(first, first + int(ints[0, search_tree.I_COUNT]))
+            if ints[child, search_tree.I_SOLVED] == search_tree.UNSOLVED
+        }
+        cap = None if self.simulations is None else self.simulations * self._exact_nodes
+        share = None if self.time_limit is None else self.time_limit * EXACT_TIME_SHARE
+        nodes = _EXACT_FIRST_NODES if share is not None or on_chunk is not None else cap
+        used = 0
+        while pending:
+            ask = nodes if cap is None else min(nodes, cap - used)
+            called = time.perf_counter()
+            if share is not None and called - start >= share:
+                break
+            solved, spent = solver.solve_moves(root, list(pending), ask)
+            used += spent
+            for action, proof in solved.items():
+                child = pending.pop(action)
+                if proof is not None:
+                    search_tree.mark_proven(ints, child, _PROOF_STATUS[proof[0]], proof[1])
+            now = time.perf_counter()
+            if on_chunk is not None and on_chunk(done, now - start) is True:
+                return done, True
+            if spent == 0 or (cap is not None and used >= cap):
+                break
+            rate = spent / max(now - called, 1e-6)
+            nodes = 2 * nodes
+            if share is not None:
+                nodes = min(nodes, int(rate * (share - (now - start))))
+            if on_chunk is not None:
+                nodes = min(nodes, int(rate * _EXACT_SLICE_SECONDS))
+            nodes = max(1, nodes)
+        return done, False
+
+    def _play_known(self, step: Callable[[int], int], action: int, result: int, plies: int) -> int:
+        """Choose the root's move ``action`` without a search (an opening book's move) and
+        mark the root proven: ``result`` for the player to move, with ``plies`` after the
+        move to the end of the perfect line. (The child is left unmarked: a proven node is
+        never expanded, and it may be the root of the next search.) Returns the simulations
+        run (the root's expansion)."""
+        ints = self._trees[0][0]
+        done = step(1) if ints[0, search_tree.I_COUNT] == 0 else 0
+        first = int(ints[0, search_tree.I_FIRST])
+        for child in range(first, first + int(ints[0, search_tree.I_COUNT])):
+            if int(ints[child, search_tree.I_ACTION]) == action:
+                self._known_child = child
+        ints[0, search_tree.I_SOLVED] = _PROOF_STATUS[-result]  # for the root's mover
+        ints[0, search_tree.I_PROOF] = plies + 1
+        return done
 
     def _choose(self) -> int:
-        """The root child (tree index) to play: the rules' move choice."""
+        """The root child (tree index) to play: the book's move, else the rules' choice."""
+        if self._known_child is not None:
+            return self._known_child
         ints, floats, _ = self._trees[0]
         return int(self._rule.choice.choose(ints, floats, self._settings))
 
@@ -422,6 +509,12 @@ class SearchAgent:
         None: :meth:`prepare` also searches a position it takes on."""
         return None
 
+    def _exact_solver(self, game: BoardGame) -> ExactSolver | None:
+        """This agent's solver of ``game`` (made once; its tables last between searches)."""
+        if game not in self._exact_solvers:
+            self._exact_solvers[game] = game.exact_solver()
+        return self._exact_solvers[game]
+
     @_compiles_announced
     def search(
         self, env: Any, progress: Callable[[int, float, float], Any] | None = None
@@ -448,6 +541,7 @@ class SearchAgent:
         if self.backend == "native" and state is None:
             raise TypeError(f"backend='native' needs one of this suite's envs, got {env!r}")
         self._before_search(state if self.backend != "generic" else None)
+        self._known_child = None
         self.prepare(env, later_moves=bool(self._trees))
         start = time.perf_counter()  # time_limit counts from here: after any compile
         if not self._trees:
@@ -609,6 +703,10 @@ class SearchAgent:
         root_value = self._root_value()
         proven = _PROVEN.get(int(ints[0, search_tree.I_SOLVED]))
         tree, line = snapshot(ints, floats, root_value, proven)
+        if self._known_child is not None:  # a move known without a search (the book's): the
+            pi = np.zeros(n, dtype=np.float64)  # root's expansion visited some other child
+            pi[action] = 1.0
+            line = (action,)
         return SearchResult(
             action=action,
             visits=visits,

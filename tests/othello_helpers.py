@@ -47,3 +47,24 @@ def openspiel_board(state: object) -> np.ndarray:
         if line[:1].isdigit()
     ]
     return np.array(rows, dtype=np.int8)
+
+
+def brute_moves(state: GameState) -> dict[int, int]:
+    """``{action: result for the player to move}`` in perfect play, by trying every line with
+    the game's own rules (``apply_action``, ``returns``)."""
+    player = state.current_player()
+    results = {}
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply_action(action)
+        if after.is_terminal():
+            result = int(np.sign(after.returns()[player]))
+        else:
+            best = max(brute_moves(after).values())
+            result = best if after.current_player() == player else -best
+        results[action] = result
+    return results
+
+
+def empty_cells(state: GameState) -> int:
+    return int(np.count_nonzero(state.board == 0))

@@ -48,6 +48,8 @@ class AlphaZeroAgent(PUCTAgent):
             two-core machine a 200-simulation move took 17 s with two, 1 s with one).
             torch's setting is the process's, so the agent sets it when a search starts and
             restores it when the search ends.
+        exact: The game's exact solver proves root moves first (see
+            :class:`~agents.PUCTAgent`; Othello's endgame from 18 empty cells).
         seed: None, an int or a ``np.random.Generator``.
 
     Raises:
@@ -69,6 +71,7 @@ class AlphaZeroAgent(PUCTAgent):
         device: str = "cpu",
         precision: str = "float32",
         threads: int | None = 1,
+        exact: bool = False,
         seed: Any = None,
     ) -> None:
         if checkpoint is not None and not isinstance(checkpoint, Checkpoint):
@@ -90,6 +93,7 @@ class AlphaZeroAgent(PUCTAgent):
             temperature=temperature,
             reuse_tree=reuse_tree,
             max_nodes=max_nodes,
+            exact=exact,
             seed=seed,
             backend="native",
         )

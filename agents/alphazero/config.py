@@ -72,6 +72,7 @@ class AlphaZeroOptions:
         1, int, low=1, high=1024, key="threads", optional=True,
         help="torch's threads during each search (None: torch's setting)",
     )  # fmt: skip
+    exact: bool = declare.exact(False)
     seed: int | None = declare.seed()
 
     def __post_init__(self) -> None:

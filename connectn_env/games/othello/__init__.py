@@ -7,10 +7,11 @@ from typing import Any, ClassVar
 import numpy as np
 
 from connectn_env.games.contract import Status
-from connectn_env.games.game import STONE_CHARS, BoardGame, set_up_board
+from connectn_env.games.game import STONE_CHARS, BoardGame, ExactSolver, set_up_board
 from connectn_env.games.heuristics import Heuristics
 from connectn_env.games.othello import bitboard, padded
 from connectn_env.games.othello import heuristics as othello_heuristics
+from connectn_env.games.othello.exact import OthelloExact
 from connectn_env.games.parameters import Parameter
 from connectn_env.games.representation import Representation
 from connectn_env.games.state import GameState
@@ -134,6 +135,13 @@ class OthelloGame(BoardGame):
         if status == Status.OCCUPIED:
             return f"action {action} is illegal: {name} is occupied"
         return super().illegal_reason(state, action, status)
+
+    def exact_solver(self) -> ExactSolver | None:
+        """The endgame solver of :mod:`~connectn_env.games.othello.exact` on bitboard
+        layouts (boards up to 8 x 8); None on larger boards."""
+        if self._layout is not bitboard:
+            return None
+        return OthelloExact(self.params, self.size)
 
     def winning_cells(self, state: GameState) -> list[tuple[int, int]]:
         """Always []: no line or chain decides Othello, the disc count does (:meth:`text`
