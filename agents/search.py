@@ -344,8 +344,8 @@ class SearchAgent:
         With the exact solver this agent uses (:meth:`_solver_used`): a move its opening book
         knows is played without a search; else, in a position the solver ``reaches``, expand
         the root (one simulation), then let the solver prove its moves into the tree within
-        the budget (MCTS's ``exact`` in its class docstring). Under a time
-        limit or with a progress callback the solver runs in slices (its table keeps what each
+        the budget (MCTS's ``exact`` in its class docstring). Under a time limit or with a
+        progress callback the solver runs in slices (a solver with a table keeps what each
         slice finished): the first of ``_EXACT_FIRST_NODES`` nodes, the next ones doubling but
         sized from the last one's measured speed to end by the solver's share of the time
         (counted from ``start``), or within ``_EXACT_SLICE_SECONDS`` so that a stop request

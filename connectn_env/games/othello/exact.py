@@ -6,7 +6,8 @@ win-loss-draw alpha-beta over the bitboards of :mod:`~connectn_env.games.othello
 It proves results, not disc margins: each node is searched with the window (-1, 1) of the
 results loss, draw and win, which cuts far more than a margin search. The moves are tried in
 the order of the opponent's fewest replies (fastest-first) while more than
-:data:`SORT_EMPTY_CELLS` cells are empty, in board order below that.
+:data:`SORT_EMPTY_CELLS` cells are empty, in board order below that. It keeps no table: a
+move a node budget left unfinished is searched afresh by the next call.
 """
 
 from __future__ import annotations
