@@ -85,13 +85,13 @@ def test_the_solver_is_tried_from_its_reach_on_bitboards_only():
     assert OthelloGame(size=10).exact_solver() is None
 
 
-def _solvable_position() -> tuple[object, dict[int, int]]:
-    """An Othello env 14 empty cells from the end (random play, seed 4), not over, and the
+def _solvable_position(empty: int = 14) -> tuple[object, dict[int, int]]:
+    """An Othello env ``empty`` cells from the end (random play, seed 4), not over, and the
     results of its moves (the solver's, which the tests above check against brute force)."""
     env = othello_v0.env()
     env.reset(seed=4)
     rng = np.random.default_rng(4)
-    while empty_cells(env.unwrapped.game_state) > 14:
+    while empty_cells(env.unwrapped.game_state) > empty:
         mask = env.observe(env.agent_selection)["action_mask"]
         env.step(int(rng.choice(np.flatnonzero(mask))))
     state = env.unwrapped.game_state
@@ -113,6 +113,14 @@ def test_puct_with_exact_plays_a_best_move_and_reports_the_proofs():
         assert result.proven_moves and all(
             names[results[action]] == proven for action, proven in result.proven_moves.items()
         )
+
+
+def test_mcts_with_exact_proves_every_move_of_a_small_endgame():
+    env, results = _solvable_position(10)
+    result = MCTSAgent(simulations=1000, exact=True, seed=0).search(env)  # 8,000 nodes
+    names = {1: "win", 0: "draw", -1: "loss"}
+    assert result.proven_moves == {action: names[value] for action, value in results.items()}
+    assert results[result.action] == max(results.values())
 
 
 def test_exact_is_off_by_default_and_refused_where_it_cannot_run():
