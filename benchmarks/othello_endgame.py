@@ -117,7 +117,7 @@ def decided(paths: Sequence[Path], empty: int) -> list[str]:
             counts = [table[position, result] for result in ("won", "drawn", "lost")]
             if any(counts):
                 lines.append(f"| {position} | " + " | ".join(map(str, counts)) + " |")
-        value = {"won": 1.0, "drawn": 0.5, "lost": 0.0}
+        value = {name: score for score, name in SCORE_NAMES.items()}
         perfect = sum(
             count * value[result if position == "over before" else position]
             for (position, result), count in table.items()

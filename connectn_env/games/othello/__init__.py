@@ -141,7 +141,7 @@ class OthelloGame(BoardGame):
         layouts (boards up to 8 x 8); None on larger boards."""
         if self._layout is not bitboard:
             return None
-        return OthelloExact(self.params, self.size)
+        return OthelloExact(self.params)
 
     def winning_cells(self, state: GameState) -> list[tuple[int, int]]:
         """Always []: no line or chain decides Othello, the disc count does (:meth:`text`

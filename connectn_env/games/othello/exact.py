@@ -19,11 +19,11 @@ import numpy as np
 from connectn_env.games.lib.header import H_PLAYER
 from connectn_env.games.lib.jit import njit
 from connectn_env.games.othello.bitboard import (
-    GRID,
-    P_BOARD,
-    P_LEFT,
-    P_RIGHT,
-    S_WORDS,
+    P_PASS,
+    P_ROWS,
+    _masks,
+    _move_bit,
+    _word,
     flips_word,
     placements_word,
     popcount,
@@ -60,23 +60,24 @@ def _solve(own, other, board, right, left, alpha, beta, budget):
     for i in range(count):
         moves[i] = found & (_ZERO - found)
         found &= found - _ONE
-    empty = np.int64(popcount(board & ~(own | other)))
-    if empty > SORT_EMPTY_CELLS and count > 1:
+    ordered = count > 1 and np.int64(popcount(board & ~(own | other))) > SORT_EMPTY_CELLS
+    flipped = np.empty(count if ordered else 0, dtype=np.uint64)  # kept for the search
+    if ordered:
         replies = np.empty(count, dtype=np.int64)
         for i in range(count):
-            flips = flips_word(moves[i], own, other, board, right, left)
-            mine = own | flips | moves[i]
-            theirs = other & ~flips
-            replies[i] = popcount(placements_word(theirs, mine, board, right, left))
+            flipped[i] = flips_word(moves[i], own, other, board, right, left)
+            mine = own | flipped[i] | moves[i]
+            replies[i] = popcount(placements_word(other & ~flipped[i], mine, board, right, left))
         for i in range(1, count):  # insertion sort: fewest replies first
             j = i
             while j > 0 and replies[j - 1] > replies[j]:
                 replies[j - 1], replies[j] = replies[j], replies[j - 1]
                 moves[j - 1], moves[j] = moves[j], moves[j - 1]
+                flipped[j - 1], flipped[j] = flipped[j], flipped[j - 1]
                 j -= 1
     best, best_plies = np.int64(-2), np.int64(0)
     for i in range(count):
-        flips = flips_word(moves[i], own, other, board, right, left)
+        flips = flipped[i] if ordered else flips_word(moves[i], own, other, board, right, left)
         result, plies = _solve(
             other & ~flips, own | flips | moves[i], board, right, left, -beta, -alpha, budget
         )
@@ -92,12 +93,17 @@ def _solve(own, other, board, right, left, alpha, beta, budget):
 
 
 @njit(cache=True)
-def _solve_move(own, other, board, right, left, move, budget):
-    """``(result, plies)`` of placing ``move`` (one bit; ``_ONE << 64`` wraps to 0: the pass)
-    for the owner of ``own``; ``_OUT_OF_NODES`` when the budget ran out."""
-    if move == _ZERO:
+def _solve_action(params, state, action, budget):
+    """``(result, plies)`` of ``action`` (a placement or the pass) for the player to move in
+    ``state``; ``_OUT_OF_NODES`` when the budget ran out."""
+    board, right, left = _masks(params)
+    player = state[H_PLAYER]
+    own = _word(state, player)
+    other = _word(state, 1 - player)
+    if action == params[P_PASS]:
         result, plies = _solve(other, own, board, right, left, -1, 1, budget)
     else:
+        move = _move_bit(action, params[P_ROWS])
         flips = flips_word(move, own, other, board, right, left)
         result, plies = _solve(
             other & ~flips, own | flips | move, board, right, left, -1, 1, budget
@@ -105,6 +111,13 @@ def _solve_move(own, other, board, right, left, move, budget):
     if result == _OUT_OF_NODES:
         return result, 0
     return -result, plies
+
+
+@njit(cache=True)
+def _empty_cells(params, state):
+    """The empty cells of ``state``'s board."""
+    board, _, _ = _masks(params)
+    return popcount(board & ~(_word(state, 0) | _word(state, 1)))
 
 
 class OthelloExact:
@@ -116,51 +129,26 @@ class OthelloExact:
 
     Args:
         params: The game's params vector (bitboard layout).
-        size: The board's side.
     """
 
-    def __init__(self, params: np.ndarray, size: int) -> None:
-        self.size = size
-        self._masks = tuple(
-            np.uint64(int(params[index]) & (2**64 - 1)) for index in (P_BOARD, P_RIGHT, P_LEFT)
-        )
+    def __init__(self, params: np.ndarray) -> None:
+        self._params = params
 
     def reaches(self, state: GameState) -> bool:
         """At most :data:`REACH_EMPTY_CELLS` empty cells (on 8 x 8 every move of such a
         position is solved in a median of about 0.4 CPU s at 18 empty cells, a quarter of
         that at 16: ``benchmarks/othello_endgame.py``)."""
-        own, other = self._words(state)
-        return self.size * self.size - (own | other).bit_count() <= REACH_EMPTY_CELLS
+        return _empty_cells(self._params, state.data) <= REACH_EMPTY_CELLS
 
     def solve_moves(
         self, state: GameState, actions: Sequence[int], nodes: int
     ) -> tuple[dict[int, tuple[int, int]], int]:
         """See :meth:`connectn_env.games.game.ExactSolver.solve_moves`."""
-        own, other = self._words(state)
-        board, right, left = self._masks
         budget = np.array([nodes], dtype=np.int64)
         solved: dict[int, tuple[int, int]] = {}
         for action in actions:
-            result, plies = _solve_move(
-                np.uint64(own), np.uint64(other), board, right, left, self._bit(action), budget
-            )
+            result, plies = _solve_action(self._params, state.data, action, budget)
             if result == _OUT_OF_NODES:
                 break
             solved[action] = (int(result), int(plies))
         return solved, nodes - int(budget[0])
-
-    def _words(self, state: GameState) -> tuple[int, int]:
-        """``(discs of the player to move, the opponent's)`` as unsigned ints."""
-        data = state.data
-        player = int(data[H_PLAYER])
-        return (
-            int(data[S_WORDS + player]) & (2**64 - 1),
-            int(data[S_WORDS + 1 - player]) & (2**64 - 1),
-        )
-
-    def _bit(self, action: int) -> np.uint64:
-        """The action's cell as one bit; the pass (``size * size``) as 0."""
-        if action == self.size * self.size:
-            return _ZERO
-        row, col = divmod(action, self.size)
-        return np.uint64(1 << (GRID * row + col))
