@@ -38,7 +38,8 @@ from agents.rules import (
     search_rules,
 )
 from agents.search import check_seed
-from connectn_env.games import BoardGame, GameState, Outcome
+from connectn_env.games import BoardGame, GameState
+from connectn_env.games.codes import ONGOING
 from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.rng import new_rng, xorshift_next
 from connectn_env.games.validation import (
@@ -50,9 +51,6 @@ from connectn_env.games.validation import (
 
 BatchEvaluator = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[Any, Any]]
 
-_ONGOING = int(Outcome.ONGOING)
-_PLAYER_0_WINS = int(Outcome.PLAYER_0_WINS)
-_PLAYER_1_WINS = int(Outcome.PLAYER_1_WINS)
 _NO_DATA = np.zeros(0, dtype=np.int64)
 
 
@@ -389,7 +387,7 @@ class BatchedSearch:
     def is_over(self, slot: int) -> bool:
         """True if the game at ``slot`` is finished."""
         slot = self._slot(slot)
-        return _outcome_of(self.game.kernels, self.game.params, self.roots, slot) != _ONGOING
+        return _outcome_of(self.game.kernels, self.game.params, self.roots, slot) != ONGOING
 
     def play(self, slot: int, action: int) -> None:
         """Play ``action`` at ``slot``'s root (keeping its subtree if ``reuse_tree``).

@@ -25,21 +25,20 @@ from agents.envapi import clone_env, transparent_core
 from agents.loop import RESUME, SearchWorkspace, back_up_leaf, expand_leaf, run_simulations
 from agents.positions import EnvCopyState, SimState, sim_state
 from agents.rules import ASK_BOTH, ASK_EXPANSION, ASK_VALUE, SearchPolicy, compiled_rule
-from connectn_env.games.contract import Outcome, bind, compiled_kernel
+from connectn_env.games.codes import ONGOING
+from connectn_env.games.contract import bind, compiled_kernel
 
 # ``evaluate(position) -> (priors over position.legal(), result for player 0)``; the position
 # is a :class:`agents.positions.SimState`, an :class:`~agents.positions.EnvCopyState` (it has
 # the env's ``observation()``) when the search is run with ``observed=True``
 Evaluate = Callable[[SimState], tuple[np.ndarray, float]]
 
-_ONGOING = int(Outcome.ONGOING)
-
 
 @compiled_kernel
 def _ongoing(params, state):
     """The stand-in position never ends: the env's end is found in Python at the leaf (and a
     finished leaf is then proven, so the loop stops at it without asking again)."""
-    return _ONGOING
+    return ONGOING
 
 
 @compiled_kernel

@@ -35,12 +35,9 @@ from agents.tree import (
     solved_r0,
     tree_reset,
 )
-from connectn_env.games.contract import Outcome
+from connectn_env.games.codes import ONGOING, PLAYER_0_WINS, PLAYER_1_WINS
 from connectn_env.games.lib.jit import njit
 
-_ONGOING = int(Outcome.ONGOING)
-_PLAYER_0_WINS = int(Outcome.PLAYER_0_WINS)
-_PLAYER_1_WINS = int(Outcome.PLAYER_1_WINS)
 # ``leaf[2]`` set by a caller that expanded the stopped leaf: the next simulation resumes there.
 RESUME = -1
 
@@ -68,9 +65,9 @@ class SearchWorkspace(
 @njit(cache=True)
 def outcome_r0(outcome):
     """The result for player 0 of a finished game's Outcome code."""
-    if outcome == _PLAYER_0_WINS:
+    if outcome == PLAYER_0_WINS:
         return 1.0
-    if outcome == _PLAYER_1_WINS:
+    if outcome == PLAYER_1_WINS:
         return -1.0
     return 0.0
 
@@ -146,7 +143,7 @@ def run_simulations(kernels, params, root, tree, policy, rng, workspace, data, s
                 kernels.apply(params, work, moves[0])
                 depth = 1
                 path[1] = node
-        while ints[node, I_SOLVED] == UNSOLVED and kernels.outcome(params, work) == _ONGOING:
+        while ints[node, I_SOLVED] == UNSOLVED and kernels.outcome(params, work) == ONGOING:
             if ints[node, I_COUNT] == 0:
                 step = policy.expand(kernels, params, tree, workspace, node, rng, data, settings)
                 if step >= ASK_VALUE:

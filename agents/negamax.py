@@ -24,7 +24,7 @@ import time
 import numpy as np
 from numba import objmode
 
-from connectn_env.games.contract import Outcome, Status
+from connectn_env.games.codes import DRAW, OK, ONGOING
 from connectn_env.games.heuristics import PLAYER_KEY, cell_key, mix64
 from connectn_env.games.lib.jit import njit
 
@@ -42,9 +42,6 @@ C_NODES = 0
 C_ABORTED = 1
 NUM_COUNTERS = 2
 
-_ONGOING = int(Outcome.ONGOING)
-_DRAW = int(Outcome.DRAW)
-_OK = int(Status.OK)
 _TT_MOVE_BONUS = 1.0e12
 _KILLER_BONUS = (1.0e11, 1.0e10)
 
@@ -217,7 +214,7 @@ def _next_move(work, ply):
 @njit(cache=True)
 def _terminal_score(outcome, mover, ply):
     """Score for ``mover`` (who made the last move, at ``ply - 1``) of a finished game."""
-    if outcome == _DRAW:
+    if outcome == DRAW:
         return 0.0
     if outcome - 1 == mover:
         return WIN - ply
@@ -311,7 +308,7 @@ def search_depth(
             kernels.apply(params, state, action)
             mover = ints[ply, _PLAYER]
             outcome = kernels.outcome(params, state)
-            if outcome != _ONGOING:
+            if outcome != ONGOING:
                 value = _terminal_score(outcome, mover, child)
                 pv_length[child] = 0
                 returning = True
@@ -397,13 +394,13 @@ def principal_line(kernels, key_fn, params, root, table, work, out):
         out[length] = pv[0, i]
         kernels.apply(params, state, pv[0, i])
         length += 1
-    while length < limit and kernels.outcome(params, state) == _ONGOING:
+    while length < limit and kernels.outcome(params, state) == ONGOING:
         key = position_key(kernels, key_fn, params, state, planes)
         slot = table_slot(table, key)
         if table[3][slot] == EMPTY_SLOT or table[0][slot] != key:
             break
         move = table[4][slot]
-        if move < 0 or kernels.check(params, state, move) != _OK:
+        if move < 0 or kernels.check(params, state, move) != OK:
             break
         out[length] = move
         kernels.apply(params, state, move)

@@ -25,7 +25,8 @@ import numpy as np
 
 from agents.envapi import copy_unchecked, is_over, observation_and_mask
 from connectn_env.games import ConnectNGame
-from connectn_env.games.contract import Outcome, bind
+from connectn_env.games.codes import ONGOING
+from connectn_env.games.contract import bind
 from connectn_env.games.state import GameState
 
 
@@ -205,7 +206,7 @@ class BoardState(SimState):
         rules, data, moves, players = self.rules, self.data, self.moves, self.players
         params, actions, legal_actions = rules.params, rules.actions, rules.legal_actions
         player, outcome, apply = rules.player, rules.outcome, rules.apply
-        while outcome(params, data) == _ONGOING:
+        while outcome(params, data) == ONGOING:
             count = legal_actions(params, data, actions)
             action = int(actions[int(generator.random() * count)])
             players.append(player(params, data))
@@ -238,7 +239,6 @@ def _bound_kernels(game: ConnectNGame) -> _BoundKernels:
 
 # An Outcome code -> the result for player 0 (None: the game goes on)
 _RESULT_R0 = (None, 1.0, -1.0, 0.0)
-_ONGOING = int(Outcome.ONGOING)
 _TICTACTOE = ConnectNGame(rows=3, cols=3, n=3, gravity=False)
 _CONNECT_FOUR = ConnectNGame(rows=6, cols=7, n=4, gravity=True)
 

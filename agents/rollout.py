@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 
 from agents.tree import I_ACTION, I_AMAF_N, I_COUNT, I_FIRST, I_PLAYER, I_VISITS, amaf_mean
-from connectn_env.games.contract import Outcome, Status, compiled_kernel
+from connectn_env.games.codes import DRAW, OK, ONGOING, PLAYER_0_WINS
+from connectn_env.games.contract import compiled_kernel
 from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.rng import random_below
 from connectn_env.games.tactics import DECISIVE, LOCAL, UNDECIDED
@@ -41,10 +42,6 @@ S_LOCAL = 3
 S_REBUILT = 4  # the root's visits when the pools were last rebuilt
 NUM_SETTINGS = 5
 
-_ONGOING = int(Outcome.ONGOING)
-_DRAW = int(Outcome.DRAW)
-_PLAYER_0_WINS = int(Outcome.PLAYER_0_WINS)
-_OK = int(Status.OK)
 _PROBABILITY_SCALE = 1 << 16
 
 
@@ -144,9 +141,9 @@ def update_replies(replies, moves, players, start, count, outcome):
     """LGRF-1 after a simulation with this Outcome: each reply ``moves[i]`` to
     ``moves[i - 1]`` (``start < i < count``) is stored for the winner and forgotten for the
     loser (if it is the stored one)."""
-    if outcome != _PLAYER_0_WINS and outcome != _PLAYER_0_WINS + 1:
+    if outcome != PLAYER_0_WINS and outcome != PLAYER_0_WINS + 1:
         return
-    winner = outcome - _PLAYER_0_WINS
+    winner = outcome - PLAYER_0_WINS
     for i in range(start + 1, count):
         player = players[i]
         previous = moves[i - 1]
@@ -175,7 +172,7 @@ def policy_rollout(kernels, params, state, rng, workspace, moves, players, count
     count = tactics.start(kernels, params, state, tws, flags, rng, moves, players, count)
     outcome = kernels.outcome(params, state)
     previous = moves[count - 1] if count > 0 else -1
-    while outcome == _ONGOING:
+    while outcome == ONGOING:
         player = kernels.player(params, state)
         action = -1
         if decisive:
@@ -184,14 +181,14 @@ def policy_rollout(kernels, params, state, rng, workspace, moves, players, count
                 action = tactics.winning_move(kernels, params, state, tws, 1 - player)
         if action < 0 and lgr and previous >= 0:
             reply = replies[player, previous]
-            if reply >= 0 and kernels.check(params, state, reply) == _OK:
+            if reply >= 0 and kernels.check(params, state, reply) == OK:
                 action = reply
         if action < 0 and pool_size > 0 and random_below(rng, _PROBABILITY_SCALE) < threshold:
             side = 0 if player == root_player else 1
             size = pools[side, 0]
             if size > 0:
                 candidate = pools[side, 1 + random_below(rng, size)]
-                if kernels.check(params, state, candidate) == _OK:
+                if kernels.check(params, state, candidate) == OK:
                     action = candidate
         if action < 0:
             action = tactics.random_move(kernels, params, state, tws, rng)
@@ -204,6 +201,6 @@ def policy_rollout(kernels, params, state, rng, workspace, moves, players, count
         outcome = tactics.finish(kernels, params, state, tws)
     if lgr:
         update_replies(replies, moves, players, 0, count, outcome)
-    if outcome == _DRAW:
+    if outcome == DRAW:
         return 0.0, count
-    return (1.0 if outcome == _PLAYER_0_WINS else -1.0), count
+    return (1.0 if outcome == PLAYER_0_WINS else -1.0), count

@@ -14,13 +14,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from connectn_env.errors import ConnectnError
+from connectn_env.games.codes import OK, ONGOING
 from connectn_env.games.contract import TERMINAL_PLAYER, Outcome, Status
 
 if TYPE_CHECKING:
     from connectn_env.games.game import BoardGame
 
-_ONGOING = int(Outcome.ONGOING)
-_OK = int(Status.OK)
 _RETURNS = {
     Outcome.PLAYER_0_WINS: [1.0, -1.0],
     Outcome.PLAYER_1_WINS: [-1.0, 1.0],
@@ -51,7 +50,7 @@ class GameState:
     def current_player(self) -> int:
         """0 or 1, or ``TERMINAL_PLAYER`` (-4, as in OpenSpiel) once the game is over."""
         representation = self.game.representation
-        if representation.outcome(self.data) != _ONGOING:
+        if representation.outcome(self.data) != ONGOING:
             return TERMINAL_PLAYER
         return representation.player(self.data)
 
@@ -88,7 +87,7 @@ class GameState:
                 f"action {action} is illegal: actions are 0 to {game.num_actions - 1} for {game!r}"
             )
         status = game.kernels.check(game.params, self.data, action)
-        if status != _OK:
+        if status != OK:
             raise IllegalActionError(game.illegal_reason(self, action, Status(status)))
         game.kernels.apply(game.params, self.data, action)
 
@@ -98,7 +97,7 @@ class GameState:
 
     def is_terminal(self) -> bool:
         """True once the game is over."""
-        return self.game.representation.outcome(self.data) != _ONGOING
+        return self.game.representation.outcome(self.data) != ONGOING
 
     def returns(self) -> list[float]:
         """[return of player_0, return of player_1]: +1 win, -1 loss, 0 draw or ongoing."""

@@ -50,14 +50,13 @@ from typing import Any
 
 import numpy as np
 
-from connectn_env.games.contract import Outcome, compiled_kernel, typed_once_per_tuple
+from connectn_env.games.contract import compiled_kernel, typed_once_per_tuple
 from connectn_env.games.lib.rng import random_below
 
 DECISIVE = 1
 LOCAL = 2
 UNDECIDED = -1  # what ``play`` returns when the result is left to ``finish``
 
-_ONGOING = int(Outcome.ONGOING)
 
 _TACTICS_FIELDS = (
     "new_workspace",

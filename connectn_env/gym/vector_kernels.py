@@ -10,13 +10,10 @@ lazily (``cache=True``).
 
 from __future__ import annotations
 
-from connectn_env.games.contract import Outcome, Status
+from connectn_env.games.codes import DRAW, OK, ONGOING
 from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.rng import random_below
 
-_OK = int(Status.OK)
-_ONGOING = int(Outcome.ONGOING)
-_DRAW = int(Outcome.DRAW)
 _REJECTION_DRAWS = 8
 SIDE_RANDOM = 2  # side_mode value: draw the learner's side per episode (0 first, 1 second)
 
@@ -25,7 +22,7 @@ SIDE_RANDOM = 2  # side_mode value: draw the learner's side per episode (0 first
 def learner_reward(kernels, params, state, learner):
     """+1 if the learner has won, -1 if it has lost, 0 otherwise (draw or ongoing)."""
     outcome = kernels.outcome(params, state)
-    if outcome in (_ONGOING, _DRAW):
+    if outcome in (ONGOING, DRAW):
         return 0.0
     return 1.0 if outcome == learner + 1 else -1.0
 
@@ -49,7 +46,7 @@ def reset_boards(initial, states, learner, rngs, side_mode, which, opponent_open
 def first_illegal(kernels, params, states, actions, which):
     """Index of the first flagged board whose action is illegal, or -1."""
     for i in range(states.shape[0]):
-        if which[i] and kernels.check(params, states[i], actions[i]) != _OK:
+        if which[i] and kernels.check(params, states[i], actions[i]) != OK:
             return i
     return -1
 
@@ -67,13 +64,13 @@ def learner_moves(
         if not which[i]:
             continue
         state = states[i]
-        if kernels.check(params, state, actions[i]) != _OK:
+        if kernels.check(params, state, actions[i]) != OK:
             rewards[i] = -1.0
             terminated[i] = True
             illegal[i] = True
             continue
         kernels.apply(params, state, actions[i])
-        if kernels.outcome(params, state) == _ONGOING:
+        if kernels.outcome(params, state) == ONGOING:
             reply[i] = True
         else:
             rewards[i] = learner_reward(kernels, params, state, learner[i])
@@ -91,7 +88,7 @@ def random_legal_action(kernels, params, state, rng, scratch):
     num_actions = scratch.shape[0]
     for _ in range(_REJECTION_DRAWS):
         action = random_below(rng, num_actions)
-        if kernels.check(params, state, action) == _OK:
+        if kernels.check(params, state, action) == OK:
             return action
     count = kernels.legal_actions(params, state, scratch)
     return scratch[random_below(rng, count)]
@@ -111,7 +108,7 @@ def random_replies(kernels, params, states, which, rngs, scratch):
 def score_replies(kernels, params, states, learner, which, rewards, terminated):
     """Score the flagged boards where the opponent's reply ended the game."""
     for i in range(states.shape[0]):
-        if which[i] and kernels.outcome(params, states[i]) != _ONGOING:
+        if which[i] and kernels.outcome(params, states[i]) != ONGOING:
             rewards[i] = learner_reward(kernels, params, states[i], learner[i])
             terminated[i] = True
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from connectn_env.games.contract import Outcome, Status, compiled_kernel
+from connectn_env.games.codes import COLUMN_FULL, DRAW, GAME_OVER, OK, ONGOING, OUT_OF_RANGE
+from connectn_env.games.contract import compiled_kernel
 from connectn_env.games.lib import header
 from connectn_env.games.lib.header import H_MOVES, H_OUTCOME, H_PLAYER, HEADER, record_move
 from connectn_env.games.lib.jit import njit
@@ -34,12 +35,6 @@ PARAMS_SIZE = 5
 S_BITS = HEADER  # the two players' words: state[S_BITS + player]
 _HIST = HEADER + 2
 _ONE = np.uint64(1)
-_OK = int(Status.OK)
-_GAME_OVER = int(Status.GAME_OVER)
-_OUT_OF_RANGE = int(Status.OUT_OF_RANGE)
-_COLUMN_FULL = int(Status.COLUMN_FULL)
-_ONGOING = int(Outcome.ONGOING)
-_DRAW = int(Outcome.DRAW)
 
 
 def fits(rows: int, cols: int) -> bool:
@@ -115,7 +110,7 @@ def _drop_bit(occupied, col, rows):
 @compiled_kernel
 def legal_actions(params, state, out):
     """Kernel: the columns that are not full."""
-    if state[H_OUTCOME] != _ONGOING:
+    if state[H_OUTCOME] != ONGOING:
         return 0
     rows = params[P_ROWS]
     occupied = _word(state, 0) | _word(state, 1)
@@ -131,7 +126,7 @@ def legal_actions(params, state, out):
 def legal_mask(params, state, mask):
     """Kernel: 1 for the columns that are not full."""
     mask[:] = 0
-    if state[H_OUTCOME] != _ONGOING:
+    if state[H_OUTCOME] != ONGOING:
         return
     rows = params[P_ROWS]
     occupied = _word(state, 0) | _word(state, 1)
@@ -142,13 +137,13 @@ def legal_mask(params, state, mask):
 @compiled_kernel
 def check(params, state, action):
     """Kernel: Status.OK or why ``action`` is illegal."""
-    if state[H_OUTCOME] != _ONGOING:
-        return _GAME_OVER
+    if state[H_OUTCOME] != ONGOING:
+        return GAME_OVER
     if action < 0 or action >= params[P_NUM_ACTIONS]:
-        return _OUT_OF_RANGE
+        return OUT_OF_RANGE
     if not _top_free(_word(state, 0) | _word(state, 1), action, params[P_ROWS]):
-        return _COLUMN_FULL
-    return _OK
+        return COLUMN_FULL
+    return OK
 
 
 @compiled_kernel
@@ -162,7 +157,7 @@ def apply(params, state, action):
     if has_line(bits, params[P_N], rows + 1):
         state[H_OUTCOME] = player + 1
     elif state[H_MOVES] == rows * params[P_COLS]:
-        state[H_OUTCOME] = _DRAW
+        state[H_OUTCOME] = DRAW
 
 
 @compiled_kernel
@@ -187,7 +182,7 @@ def playout(params, state, rng, workspace, moves, players, count):
             columns[free] = c
             free += 1
     player = state[H_PLAYER]
-    outcome = _DRAW
+    outcome = DRAW
     while free > 0:
         index = random_below(rng, free)
         col = columns[index]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from connectn_env.games.codes import DRAW
 from connectn_env.games.connect_n.bitboard import (
     P_COLS,
     P_N,
@@ -20,7 +21,7 @@ from connectn_env.games.connect_n.bitboard import (
     has_line,
     legal_actions,
 )
-from connectn_env.games.contract import Outcome, compiled_kernel
+from connectn_env.games.contract import compiled_kernel
 from connectn_env.games.lib.header import H_OUTCOME, H_PLAYER
 from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.rng import random_below
@@ -28,7 +29,6 @@ from connectn_env.games.tactics import DECISIVE, Tactics
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-_DRAW = int(Outcome.DRAW)
 
 
 @njit(cache=True)
@@ -135,7 +135,7 @@ def play(kernels, params, state, tws, action):
                 columns[i] = columns[last]
         open_count[0] = last
         if last == 0:
-            state[H_OUTCOME] = _DRAW
+            state[H_OUTCOME] = DRAW
     return state[H_OUTCOME]
 
 

@@ -15,7 +15,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from connectn_env.games.contract import Outcome, Status, compiled_kernel
+from connectn_env.games.codes import (
+    GAME_OVER,
+    OCCUPIED,
+    OK,
+    ONGOING,
+    OUT_OF_RANGE,
+    PLAYER_0_WINS,
+    PLAYER_1_WINS,
+    SWAP_NOT_ALLOWED,
+)
+from connectn_env.games.contract import compiled_kernel
 from connectn_env.games.lib import header
 from connectn_env.games.lib.header import H_MOVES, H_OUTCOME, H_PLAYER, HEADER, record_move
 from connectn_env.games.lib.jit import njit
@@ -47,14 +57,6 @@ VIRTUAL_NODES = 4
 
 PLAYER_0_STONE = 1
 SEEN = 4  # a player_0 stone the play-out's flood fill has reached
-_OK = int(Status.OK)
-_GAME_OVER = int(Status.GAME_OVER)
-_OUT_OF_RANGE = int(Status.OUT_OF_RANGE)
-_OCCUPIED = int(Status.OCCUPIED)
-_SWAP_NOT_ALLOWED = int(Status.SWAP_NOT_ALLOWED)
-_ONGOING = int(Outcome.ONGOING)
-_PLAYER_0_WINS = int(Outcome.PLAYER_0_WINS)
-_PLAYER_1_WINS = int(Outcome.PLAYER_1_WINS)
 
 
 def make_params(rows: int, cols: int, *, swap: bool) -> np.ndarray:
@@ -113,13 +115,13 @@ def _union(state, union, a, b):
 
 @njit(cache=True)
 def _swap_is_legal(params, state):
-    return params[P_SWAP] == 1 and state[H_MOVES] == 1 and state[H_OUTCOME] == _ONGOING
+    return params[P_SWAP] == 1 and state[H_MOVES] == 1 and state[H_OUTCOME] == ONGOING
 
 
 @compiled_kernel
 def legal_actions(params, state, out):
     """Kernel: the empty cells, then the swap action while it is legal."""
-    if state[H_OUTCOME] != _ONGOING:
+    if state[H_OUTCOME] != ONGOING:
         return 0
     rows = params[P_ROWS]
     cols = params[P_COLS]
@@ -133,7 +135,7 @@ def legal_actions(params, state, out):
 @compiled_kernel
 def legal_mask(params, state, mask):
     """Kernel: 1 for the empty cells and (while legal) the swap, 0 elsewhere."""
-    if state[H_OUTCOME] != _ONGOING:
+    if state[H_OUTCOME] != ONGOING:
         mask[:] = 0
         return
     rows = params[P_ROWS]
@@ -146,15 +148,15 @@ def legal_mask(params, state, mask):
 @compiled_kernel
 def check(params, state, action):
     """Kernel: Status.OK or why ``action`` is illegal."""
-    if state[H_OUTCOME] != _ONGOING:
-        return _GAME_OVER
+    if state[H_OUTCOME] != ONGOING:
+        return GAME_OVER
     if action < 0 or action >= params[P_NUM_ACTIONS]:
-        return _OUT_OF_RANGE
+        return OUT_OF_RANGE
     cols = params[P_COLS]
     if action == params[P_ROWS] * cols:
-        return _OK if _swap_is_legal(params, state) else _SWAP_NOT_ALLOWED
+        return OK if _swap_is_legal(params, state) else SWAP_NOT_ALLOWED
     pad = HEADER + (action // cols + 1) * (cols + 1) + action % cols + 1
-    return _OK if state[pad] == EMPTY else _OCCUPIED
+    return OK if state[pad] == EMPTY else OCCUPIED
 
 
 @njit(cache=True)
@@ -232,7 +234,7 @@ def playout(params, state, rng, workspace, moves, players, count):
         players[count] = state[H_PLAYER]
         count += 1
         apply(params, state, action)
-        if state[H_OUTCOME] != _ONGOING:
+        if state[H_OUTCOME] != ONGOING:
             return count
     rows = params[P_ROWS]
     cols = params[P_COLS]
@@ -279,13 +281,13 @@ def full_board_outcome(params, board, stack):
         top -= 1
         pad = stack[top]
         if pad > last_row:
-            return _PLAYER_0_WINS
+            return PLAYER_0_WINS
         for step in neighbour_steps(width):
             if board[pad + step] == PLAYER_0_STONE:
                 board[pad + step] = SEEN
                 stack[top] = pad + step
                 top += 1
-    return _PLAYER_1_WINS  # no draws: unless player_0 connects
+    return PLAYER_1_WINS  # no draws: unless player_0 connects
 
 
 KERNELS = header.header_kernels(globals())

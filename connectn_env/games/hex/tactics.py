@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from connectn_env.games.contract import Outcome, compiled_kernel
+from connectn_env.games.codes import ONGOING
+from connectn_env.games.contract import compiled_kernel
 from connectn_env.games.hex.kernels import (
     BOTTOM,
     LEFT,
@@ -43,8 +44,6 @@ NUM_COUNTERS = 2
 FILL = 0  # stones only; the winner by a flood fill once the board is full
 UNION = 1  # apply (union-find) per move
 
-_ONGOING = int(Outcome.ONGOING)
-
 
 @compiled_kernel
 def new_workspace(kernels, params, state, num_actions):
@@ -68,7 +67,7 @@ def start(kernels, params, state, tws, flags, rng, moves, players, count):
     """Play random moves while the swap may still come; list the empty cells; pick the
     mode."""
     actions, pads, where, counters = tws
-    while _swap_ahead(params, state) and state[H_OUTCOME] == _ONGOING:
+    while _swap_ahead(params, state) and state[H_OUTCOME] == ONGOING:
         legal = legal_actions(params, state, actions)
         action = actions[random_below(rng, legal)]
         moves[count] = action
@@ -111,7 +110,7 @@ def play(kernels, params, state, tws, action):
     player = state[H_PLAYER]
     state[HEADER + pad] = player + 1
     state[H_PLAYER] = 1 - player
-    return UNDECIDED if last == 0 else _ONGOING
+    return UNDECIDED if last == 0 else ONGOING
 
 
 @compiled_kernel

@@ -12,7 +12,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from connectn_env.games.contract import Outcome, Status, compiled_kernel
+from connectn_env.games.codes import (
+    COLUMN_FULL,
+    DRAW,
+    GAME_OVER,
+    OCCUPIED,
+    OK,
+    ONGOING,
+    OUT_OF_RANGE,
+)
+from connectn_env.games.contract import compiled_kernel
 from connectn_env.games.lib import header
 from connectn_env.games.lib.header import H_MOVES, H_OUTCOME, H_PLAYER, HEADER, record_move
 from connectn_env.games.lib.jit import njit
@@ -37,14 +46,6 @@ P_NUM_ACTIONS = 5
 P_HEIGHTS = 6  # offset of the column heights in the state
 P_HIST = 7  # offset of the history in the state
 PARAMS_SIZE = 8
-
-_ONGOING = int(Outcome.ONGOING)
-_DRAW = int(Outcome.DRAW)
-_OK = int(Status.OK)
-_GAME_OVER = int(Status.GAME_OVER)
-_OUT_OF_RANGE = int(Status.OUT_OF_RANGE)
-_COLUMN_FULL = int(Status.COLUMN_FULL)
-_OCCUPIED = int(Status.OCCUPIED)
 
 
 def make_params(rows: int, cols: int, n: int, *, exact: bool, gravity: bool) -> np.ndarray:
@@ -90,7 +91,7 @@ def _pad_of_action(params, state, action):
 @compiled_kernel
 def legal_actions(params, state, out):
     """Kernel: legal actions in increasing order."""
-    if state[H_OUTCOME] != _ONGOING:
+    if state[H_OUTCOME] != ONGOING:
         return 0
     count = 0
     rows = params[P_ROWS]
@@ -108,7 +109,7 @@ def legal_actions(params, state, out):
 @compiled_kernel
 def legal_mask(params, state, mask):
     """Kernel: 1 for the empty cells (open columns), 0 elsewhere."""
-    if state[H_OUTCOME] != _ONGOING:
+    if state[H_OUTCOME] != ONGOING:
         mask[:] = 0
         return
     rows = params[P_ROWS]
@@ -124,17 +125,17 @@ def legal_mask(params, state, mask):
 @compiled_kernel
 def check(params, state, action):
     """Kernel: Status.OK or why ``action`` is illegal."""
-    if state[H_OUTCOME] != _ONGOING:
-        return _GAME_OVER
+    if state[H_OUTCOME] != ONGOING:
+        return GAME_OVER
     if action < 0 or action >= params[P_NUM_ACTIONS]:
-        return _OUT_OF_RANGE
+        return OUT_OF_RANGE
     if params[P_GRAVITY] == 1:
         if state[params[P_HEIGHTS] + action] >= params[P_ROWS]:
-            return _COLUMN_FULL
-        return _OK
+            return COLUMN_FULL
+        return OK
     if state[_pad_of_action(params, state, action)] != EMPTY:
-        return _OCCUPIED
-    return _OK
+        return OCCUPIED
+    return OK
 
 
 @compiled_kernel
@@ -152,7 +153,7 @@ def apply(params, state, action):
     ):
         state[H_OUTCOME] = player + 1  # Outcome.PLAYER_0_WINS / PLAYER_1_WINS
     elif state[H_MOVES] == params[P_ROWS] * params[P_COLS]:
-        state[H_OUTCOME] = _DRAW
+        state[H_OUTCOME] = DRAW
 
 
 @compiled_kernel
@@ -192,7 +193,7 @@ def _cell_playout(params, board, player, rng, actions, pads, moves, players, cou
         actions[index] = actions[free]
         pads[index] = pads[free]
         player = 1 - player
-    return _DRAW, count
+    return DRAW, count
 
 
 @njit(cache=True)
@@ -225,7 +226,7 @@ def _drop_playout(params, state, board, player, rng, columns, moves, players, co
             free -= 1
             columns[index] = columns[free]
         player = 1 - player
-    return _DRAW, count
+    return DRAW, count
 
 
 @compiled_kernel

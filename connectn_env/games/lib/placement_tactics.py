@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from connectn_env.games.contract import Outcome, compiled_kernel
+from connectn_env.games.codes import DRAW, ONGOING
+from connectn_env.games.contract import compiled_kernel
 from connectn_env.games.lib.header import H_OUTCOME, H_PLAYER, HEADER
 from connectn_env.games.lib.jit import njit
 from connectn_env.games.lib.lines import EMPTY, line_through
@@ -49,9 +50,6 @@ C_FLAGS = 4
 C_EPOCH = 5
 C_PAIRS = 6  # and 7: each player's pair windows (expansion)
 NUM_COUNTERS = 8
-
-_ONGOING = int(Outcome.ONGOING)
-_DRAW = int(Outcome.DRAW)
 
 
 @njit(cache=True)
@@ -225,15 +223,15 @@ def play(kernels, params, state, tws, action):
         state[H_OUTCOME] = player + 1  # Outcome.PLAYER_0_WINS / PLAYER_1_WINS
         return state[H_OUTCOME]
     if counters[C_FREE] == 0:
-        state[H_OUTCOME] = _DRAW
-        return _DRAW
+        state[H_OUTCOME] = DRAW
+        return DRAW
     flags = counters[C_FLAGS]
     if flags & LOCAL:
         _remove(tws[2], tws[3], counters, C_NEAR, action)
         _add_near(params, state, tws, pad, ROLLOUT_RADIUS)
     if flags & DECISIVE:
         _new_threats(params, state, tws, pad, player)
-    return _ONGOING
+    return ONGOING
 
 
 @compiled_kernel

@@ -19,7 +19,19 @@ from numba import types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from connectn_env.games.contract import Outcome, Status, compiled_kernel
+from connectn_env.games.codes import (
+    DRAW,
+    GAME_OVER,
+    NO_FLIP,
+    OCCUPIED,
+    OK,
+    ONGOING,
+    OUT_OF_RANGE,
+    PASS_NOT_ALLOWED,
+    PLAYER_0_WINS,
+    PLAYER_1_WINS,
+)
+from connectn_env.games.contract import compiled_kernel
 from connectn_env.games.lib import header
 from connectn_env.games.lib.header import H_OUTCOME, H_PLAYER, HEADER, record_move
 from connectn_env.games.lib.jit import njit
@@ -41,16 +53,6 @@ S_WORDS = HEADER  # state[S_WORDS + player] is the player's word
 _HIST = HEADER + 2
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
-_OK = int(Status.OK)
-_GAME_OVER = int(Status.GAME_OVER)
-_OUT_OF_RANGE = int(Status.OUT_OF_RANGE)
-_OCCUPIED = int(Status.OCCUPIED)
-_PASS_NOT_ALLOWED = int(Status.PASS_NOT_ALLOWED)
-_NO_FLIP = int(Status.NO_FLIP)
-_ONGOING = int(Outcome.ONGOING)
-_PLAYER_0_WINS = int(Outcome.PLAYER_0_WINS)
-_PLAYER_1_WINS = int(Outcome.PLAYER_1_WINS)
-_DRAW = int(Outcome.DRAW)
 
 
 def fits(size: int) -> bool:
@@ -246,8 +248,8 @@ def _final_outcome(own, other, player):
     """The Outcome of a finished game where ``own`` holds the discs of ``player``."""
     difference = np.int64(popcount(own)) - np.int64(popcount(other))
     if difference == 0:
-        return _DRAW
-    return _PLAYER_0_WINS if (difference > 0) == (player == 0) else _PLAYER_1_WINS
+        return DRAW
+    return PLAYER_0_WINS if (difference > 0) == (player == 0) else PLAYER_1_WINS
 
 
 @njit(cache=True)
@@ -274,7 +276,7 @@ def _mover_placements(params, state):
 @compiled_kernel
 def legal_actions(params, state, out):
     """Kernel: the placements (increasing), or only the pass if there are none."""
-    if state[H_OUTCOME] != _ONGOING:
+    if state[H_OUTCOME] != ONGOING:
         return 0
     found = _mover_placements(params, state)
     if found == _ZERO:
@@ -293,7 +295,7 @@ def legal_actions(params, state, out):
 def legal_mask(params, state, mask):
     """Kernel (main's contract, issue 10): 1 for each legal action, 0 for the others."""
     mask[:] = 0
-    if state[H_OUTCOME] != _ONGOING:
+    if state[H_OUTCOME] != ONGOING:
         return
     found = _mover_placements(params, state)
     if found == _ZERO:
@@ -307,24 +309,24 @@ def legal_mask(params, state, mask):
 @compiled_kernel
 def check(params, state, action):
     """Kernel: Status.OK or why ``action`` is illegal."""
-    if state[H_OUTCOME] != _ONGOING:
-        return _GAME_OVER
+    if state[H_OUTCOME] != ONGOING:
+        return GAME_OVER
     if action < 0 or action > params[P_PASS]:
-        return _OUT_OF_RANGE
+        return OUT_OF_RANGE
     board, right, left = _masks(params)
     player = state[H_PLAYER]
     own = _word(state, player)
     other = _word(state, 1 - player)
     if action == params[P_PASS]:
         if placements_word(own, other, board, right, left) != _ZERO:
-            return _PASS_NOT_ALLOWED
-        return _OK
+            return PASS_NOT_ALLOWED
+        return OK
     move = _move_bit(action, params[P_ROWS])
     if (own | other) & move:
-        return _OCCUPIED
+        return OCCUPIED
     if flips_word(move, own, other, board, right, left) == _ZERO:
-        return _NO_FLIP
-    return _OK
+        return NO_FLIP
+    return OK
 
 
 @compiled_kernel

@@ -14,7 +14,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from connectn_env.games.contract import Outcome, Status, compiled_kernel
+from connectn_env.games.codes import (
+    DRAW,
+    GAME_OVER,
+    NO_FLIP,
+    OCCUPIED,
+    OK,
+    ONGOING,
+    OUT_OF_RANGE,
+    PASS_NOT_ALLOWED,
+    PLAYER_0_WINS,
+    PLAYER_1_WINS,
+)
+from connectn_env.games.contract import compiled_kernel
 from connectn_env.games.lib import header
 from connectn_env.games.lib.header import H_OUTCOME, H_PLAYER, HEADER, record_move
 from connectn_env.games.lib.jit import njit
@@ -34,17 +46,6 @@ P_PASS = 2  # the pass action, size * size (also the number of cells)
 P_DISCS = 3  # offset of the two disc counts in the state
 P_HIST = 4  # offset of the history
 PARAMS_SIZE = 5
-
-_OK = int(Status.OK)
-_GAME_OVER = int(Status.GAME_OVER)
-_OUT_OF_RANGE = int(Status.OUT_OF_RANGE)
-_OCCUPIED = int(Status.OCCUPIED)
-_PASS_NOT_ALLOWED = int(Status.PASS_NOT_ALLOWED)
-_NO_FLIP = int(Status.NO_FLIP)
-_ONGOING = int(Outcome.ONGOING)
-_PLAYER_0_WINS = int(Outcome.PLAYER_0_WINS)
-_PLAYER_1_WINS = int(Outcome.PLAYER_1_WINS)
-_DRAW = int(Outcome.DRAW)
 
 
 def max_moves(size: int) -> int:
@@ -183,10 +184,10 @@ def can_place(board, size, player):
 @njit(cache=True)
 def _result(discs_0, discs_1):
     if discs_0 > discs_1:
-        return _PLAYER_0_WINS
+        return PLAYER_0_WINS
     if discs_1 > discs_0:
-        return _PLAYER_1_WINS
-    return _DRAW
+        return PLAYER_1_WINS
+    return DRAW
 
 
 @njit(cache=True)
@@ -197,7 +198,7 @@ def _pad(action, size):
 @compiled_kernel
 def legal_actions(params, state, out):
     """Kernel: the placements that flip, or only the pass if there are none."""
-    if state[H_OUTCOME] != _ONGOING:
+    if state[H_OUTCOME] != ONGOING:
         return 0
     count = placements(state[HEADER:], params[P_ROWS], state[H_PLAYER], out)
     if count == 0:
@@ -218,21 +219,21 @@ def legal_mask(params, state, mask):
 @compiled_kernel
 def check(params, state, action):
     """Kernel: Status.OK or why ``action`` is illegal."""
-    if state[H_OUTCOME] != _ONGOING:
-        return _GAME_OVER
+    if state[H_OUTCOME] != ONGOING:
+        return GAME_OVER
     if action < 0 or action > params[P_PASS]:
-        return _OUT_OF_RANGE
+        return OUT_OF_RANGE
     size = params[P_ROWS]
     board = state[HEADER:]
     player = state[H_PLAYER]
     if action == params[P_PASS]:
-        return _PASS_NOT_ALLOWED if can_place(board, size, player) else _OK
+        return PASS_NOT_ALLOWED if can_place(board, size, player) else OK
     pad = _pad(action, size)
     if board[pad] != EMPTY:
-        return _OCCUPIED
+        return OCCUPIED
     if not flips_any(board, pad, player + 1, 2 - player, size + 1):
-        return _NO_FLIP
-    return _OK
+        return NO_FLIP
+    return OK
 
 
 @compiled_kernel
