@@ -26,6 +26,7 @@ process's CPU time while our agent thinks; GRhino runs in its own process).
 
     apt-get install grhino                                # Debian/Ubuntu: /usr/games/gtp-rhino
     python benchmarks/grhino_match.py --openings          # 40 games from the suite's openings
+    python benchmarks/grhino_match.py --openings --first-opening 20   # from its next 20
     python benchmarks/grhino_match.py --games 2           # from the empty board
     python benchmarks/grhino_match.py --agent ab:depth=6 --games 20 --openings --json out.json
 
@@ -223,24 +224,33 @@ def run_match(
     seed: int = 0,
     openings: bool = False,
     progress: bool = False,
+    first_opening: int = 0,
 ) -> list[GameRecord]:
     """Play ``games`` games against the engine, colours alternating (game pairs from the
-    shipped suite's openings in order with ``openings``, else from the empty board).
+    shipped suite's openings in order with ``openings``, from its opening ``first_opening``,
+    else from the empty board).
 
     Raises:
         EngineError: the engine broke the protocol or the rules (the match stops there).
-        ValueError: a bad spec or game count.
+        ValueError: a bad spec, game count or first opening.
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
     suite = shipped_suite(GAME).openings if openings else ((),)
+    if first_opening and not openings:
+        raise ValueError("a first opening needs the suite's openings (--openings)")
+    if not 0 <= first_opening < len(suite):
+        raise ValueError(
+            f"the first opening must be from 0 to {len(suite) - 1} (the suite's openings), "
+            f"got {first_opening}"
+        )
     resolve_agent(agent_spec, GAME)  # a bad spec fails before the engine starts
     engine = GTPEngine(engine_command)
     records = []
     try:
         engine.send("boardsize 8")
         for index in range(games):
-            opening = list(suite[(index // 2) % len(suite)])
+            opening = list(suite[(first_opening + index // 2) % len(suite)])
             agent = resolve_agent(agent_spec, GAME, seed=seed + index)
             record = play_game(engine, agent, index, index % 2, opening)
             records.append(record)
@@ -298,6 +308,14 @@ def main(argv: list[str] | None = None) -> int:
         "--openings", action="store_true", help="game pairs from the shipped Othello suite"
     )
     parser.add_argument(
+        "--first-opening",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --openings, start from the suite's opening N (0), to play openings "
+        "that earlier matches did not",
+    )
+    parser.add_argument(
         "--engine",
         default=DEFAULT_ENGINE,
         help="the engine's command line (--level LEVEL is added); default gtp-rhino",
@@ -307,7 +325,13 @@ def main(argv: list[str] | None = None) -> int:
     command = [*shlex.split(args.engine), "--level", str(args.level)]
     try:
         records = run_match(
-            command, args.agent, args.games, args.seed, args.openings, progress=True
+            command,
+            args.agent,
+            args.games,
+            args.seed,
+            args.openings,
+            progress=True,
+            first_opening=args.first_opening,
         )
     except (EngineError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
@@ -321,6 +345,7 @@ def main(argv: list[str] | None = None) -> int:
             "level": args.level,
             "seed": args.seed,
             "openings": args.openings,
+            "first_opening": args.first_opening,
             "table": text,
             "games": [asdict(r) for r in records],
         }

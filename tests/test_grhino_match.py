@@ -4,6 +4,7 @@ needed): the first legal move, passes skipped by the engine itself, ``pass`` fro
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import sys
 from pathlib import Path
@@ -126,6 +127,33 @@ def test_two_games_colours_alternating(grhino_match, fake):
     assert lines[0] == "`random` against `fake`: 2 games, 2 distinct"
     assert lines[4].startswith(f"| all | 2 | {wins}-{draws}-{2 - wins - draws} | ")
     assert lines[5].startswith("| first | 1 | ") and lines[6].startswith("| second | 1 | ")
+
+
+def test_first_opening_starts_later_in_the_suite(grhino_match, fake, tmp_path):
+    out = tmp_path / "games.json"
+    argv = ["--games", "4", "--agent", "random", "--openings", "--first-opening", "20"]
+    assert grhino_match.main([*argv, "--engine", " ".join(fake), "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    suite = grhino_match.shipped_suite(grhino_match.GAME).openings
+    assert data["first_opening"] == 20
+    assert [g["opening"] for g in data["games"]] == [list(suite[i]) for i in (20, 20, 21, 21)]
+
+
+@pytest.mark.parametrize(
+    ("first", "openings", "message"),
+    [
+        (150, True, "the first opening must be from 0 to 149 .*got 150"),
+        (-1, True, "the first opening must be from 0 to 149 .*got -1"),
+        (3, False, r"a first opening needs the suite's openings \(--openings\)"),
+    ],
+)
+def test_bad_first_opening_is_refused_before_the_engine_starts(
+    grhino_match, first, openings, message
+):
+    with pytest.raises(ValueError, match=message):
+        grhino_match.run_match(
+            ["no-such-engine"], "random", 2, openings=openings, first_opening=first
+        )
 
 
 def pass_position(game) -> list[int]:
