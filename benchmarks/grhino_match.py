@@ -51,6 +51,7 @@ from typing import Any
 from connectn_env.atomic_write import write_text_atomically
 from connectn_env.elo import wilson
 from connectn_env.games import cell_name, parse_cell_name
+from connectn_env.games.validation import require_int
 from connectn_env.ladder.openings import shipped_suite
 from connectn_env.protocols.match import ProtocolMatch
 from connectn_env.records import GameConfig
@@ -232,18 +233,14 @@ def run_match(
 
     Raises:
         EngineError: the engine broke the protocol or the rules (the match stops there).
+        TypeError: ``games`` or ``first_opening`` is not an int.
         ValueError: a bad spec, game count or first opening.
     """
-    if games < 1:
-        raise ValueError(f"games must be at least 1, got {games}")
+    require_int("games", games, 1)
     suite = shipped_suite(GAME).openings if openings else ((),)
     if first_opening and not openings:
         raise ValueError("a first opening needs the suite's openings (--openings)")
-    if not 0 <= first_opening < len(suite):
-        raise ValueError(
-            f"the first opening must be from 0 to {len(suite) - 1} (the suite's openings), "
-            f"got {first_opening}"
-        )
+    require_int("first_opening", first_opening, 0, len(suite) - 1)
     resolve_agent(agent_spec, GAME)  # a bad spec fails before the engine starts
     engine = GTPEngine(engine_command)
     records = []

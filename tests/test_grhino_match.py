@@ -142,8 +142,8 @@ def test_first_opening_starts_later_in_the_suite(grhino_match, fake, tmp_path):
 @pytest.mark.parametrize(
     ("first", "openings", "message"),
     [
-        (150, True, "the first opening must be from 0 to 149 .*got 150"),
-        (-1, True, "the first opening must be from 0 to 149 .*got -1"),
+        (150, True, "first_opening must be between 0 and 149, got 150"),
+        (-1, True, "first_opening must be between 0 and 149, got -1"),
         (3, False, r"a first opening needs the suite's openings \(--openings\)"),
     ],
 )
@@ -153,6 +153,14 @@ def test_bad_first_opening_is_refused_before_the_engine_starts(
     with pytest.raises(ValueError, match=message):
         grhino_match.run_match(
             ["no-such-engine"], "random", 2, openings=openings, first_opening=first
+        )
+
+
+@pytest.mark.parametrize(("games", "first"), [(2, 1.0), (2, True), (2.0, 0), ("2", 0), (True, 0)])
+def test_a_count_that_is_not_an_int_is_refused_before_the_engine_starts(grhino_match, games, first):
+    with pytest.raises(TypeError, match="must be an int"):
+        grhino_match.run_match(
+            ["no-such-engine"], "random", games, openings=True, first_opening=first
         )
 
 
