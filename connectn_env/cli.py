@@ -6,7 +6,8 @@ Subcommands::
                   [--seed N] [--ui window|terminal|auto] [--record DIR]
     connectn arena GAME [game options] SPEC SPEC [SPEC ...] [--games N] [--workers K]
                    [--seed N] [--move-timeout S] [--out FILE.jsonl] [--json FILE]
-                   [--record DIR] [--openings FILE] [--no-progress] [--ray ADDRESS]
+                   [--record DIR] [--openings FILE [--first-opening N]] [--no-progress]
+                   [--ray ADDRESS]
     connectn evaluate GAME [game options] CANDIDATE [--games N | --minutes M] [--workers K]
                       [--ray ADDRESS] [--json FILE] [--results FILE] [--ladder FILE]
                       [--vs B --sprt ELO0,ELO1 [--alpha A] [--beta B] [--max-games N]]
@@ -309,6 +310,14 @@ def build_parser() -> argparse.ArgumentParser:
             type=path_argument,
             metavar="FILE",
             help="an opening suite: each opening played twice, colours swapped (game pairs)",
+        )
+        sub.add_argument(
+            "--first-opening",
+            type=_int_at_least(0, 10**6),
+            default=0,
+            metavar="N",
+            help="start from the suite's opening N (from 0), the ones before it played last: "
+            "openings another match's first games did not play (0)",
         )
         sub.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
         sub.add_argument(

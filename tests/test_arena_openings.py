@@ -101,3 +101,69 @@ def test_arena_command_takes_openings(tmp_path: Path, capsys) -> None:
         main([*argv[:-1], str(tmp_path / "bad.json")])
     assert error.value.code == 2
     assert "--openings: " in capsys.readouterr().err
+
+
+def test_rotated_suite_starts_at_the_opening_asked_and_keeps_them_all() -> None:
+    rotated = SUITE.rotated(1)
+    assert rotated.openings == (SUITE.openings[1], SUITE.openings[2], SUITE.openings[0])
+    assert rotated.digest != SUITE.digest  # a resume from the other order is refused
+    assert SUITE.rotated(0) == SUITE
+    with pytest.raises(ValueError, match="the first opening must be between 0 and 2, got 3"):
+        SUITE.rotated(3)
+    with pytest.raises(TypeError, match="the first opening must be an int"):
+        SUITE.rotated("1")
+
+
+def test_first_opening_plays_the_suite_from_that_opening(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    result = run_tournament(
+        GAME, [FIRST, "random"], games=4, workers=1, out=out, openings=SUITE, first_opening=2
+    )
+    games = sorted(result.results, key=lambda r: r.index)
+    starts = [game.moves[: game.opening] for game in games]
+    assert starts == [SUITE.openings[2]] * 2 + [SUITE.openings[0]] * 2  # then round again
+    before = out.read_text()
+    with pytest.raises(ArenaError, match="holds another tournament: its openings is"):
+        run_tournament(GAME, [FIRST, "random"], games=4, workers=1, out=out, openings=SUITE)
+    assert out.read_text() == before
+
+
+@pytest.mark.parametrize(
+    ("first", "openings", "error", "message"),
+    [
+        (1, None, ArenaError, r"--first-opening 1 needs an opening suite \(--openings\)"),
+        (3, SUITE, ArenaError, "--first-opening must be below the suite's 3 openings, got 3"),
+        (-1, SUITE, ValueError, "first_opening must be at least 0, got -1"),
+        (1.0, SUITE, TypeError, "first_opening must be an int"),
+    ],
+)
+def test_bad_first_opening_is_refused_before_any_game(
+    tmp_path: Path, first, openings, error, message
+) -> None:
+    out = tmp_path / "games.jsonl"
+    with pytest.raises(error, match=message):
+        run_tournament(
+            GAME,
+            [FIRST, "random"],
+            games=2,
+            workers=1,
+            out=out,
+            openings=openings,
+            first_opening=first,
+        )
+    assert not out.exists()
+
+
+def test_arena_command_takes_first_opening(tmp_path: Path, capsys) -> None:
+    path = save_suite(SUITE, tmp_path / "six.json")
+    out = tmp_path / "games.jsonl"
+    argv = ["arena", "connect_n", "--rows", "6", "--cols", "6", "--no-gravity", FIRST, "random"]
+    argv += ["--games", "2", "--workers", "1", "--no-progress", "--out", str(out)]
+    assert main([*argv, "--openings", str(path), "--first-opening", "1"]) == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert {line["opening"] for line in lines[1:]} == {len(SUITE.openings[1])}
+    assert lines[0]["openings"] == SUITE.rotated(1).digest
+    with pytest.raises(SystemExit) as error:
+        main([*argv[:-2], "--first-opening", "1"])
+    assert error.value.code == 2
+    assert "--first-opening 1 needs an opening suite" in capsys.readouterr().err

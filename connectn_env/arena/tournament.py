@@ -207,6 +207,7 @@ def run_tournament(
     ray: str | None = None,
     pairs: Sequence[tuple[int, int]] | None = None,
     openings: OpeningSuite | str | Path | None = None,
+    first_opening: int = 0,
 ) -> TournamentResult:
     """Play a round robin: every pair of agents plays ``games`` games, colours alternating
     (or only the pairings ``pairs``), from the openings of a suite in game pairs when given.
@@ -245,13 +246,18 @@ def run_tournament(
             its opening ``k`` (from the first again once all are played), colours swapped,
             each game with its own agent seeds. The results file records the suite's digest
             (a resume with another suite is refused) and each game's opening.
+        first_opening: Start from this opening of ``openings`` (from 0) instead of its first,
+            the ones before it played last (:meth:`OpeningSuite.rotated
+            <connectn_env.ladder.openings.OpeningSuite.rotated>`): games on openings that
+            another match's first games did not play.
 
     Raises:
         ArenaError: fewer than two agents, a ``human`` agent, a spec that fails to build
             an agent, an output path that cannot be written (a directory for ``out``, a
             file for ``record_dir``...), a results file from another tournament, a record
-            file of another tournament where a record goes, or a Ray address that is
-            malformed or unreachable.
+            file of another tournament where a record goes, a Ray address that is
+            malformed or unreachable, or ``first_opening`` without ``openings`` or past
+            its last opening.
         OSError: a file cannot be written (a full disk): the games finished so far are
             in ``out`` with their records.
         TypeError, ValueError: a bad argument.
@@ -280,7 +286,7 @@ def run_tournament(
     recorder = None
     if record_dir is not None:
         recorder = GameRecorder(check_output_directory(record_dir, "--record"), config, seed)
-    suite = _suite(openings, config)
+    suite = _suite(openings, config, first_opening)
     labels = agent_labels(specs)
     _build_each(labels, specs)
     if ray is not None:
@@ -351,18 +357,33 @@ def _resume(
     return ledger.store.finished
 
 
-def _suite(openings: OpeningSuite | str | Path | None, game: GameConfig) -> OpeningSuite | None:
-    """The suite ``openings`` names (read and checked if a file), of ``game``.
+def _suite(
+    openings: OpeningSuite | str | Path | None, game: GameConfig, first: int
+) -> OpeningSuite | None:
+    """The suite ``openings`` names (read and checked if a file), of ``game``, from its
+    opening ``first``.
 
     Raises:
-        ArenaError: a file that is not a suite of ``game``, or a suite of another game.
+        ArenaError: a file that is not a suite of ``game``, a suite of another game, or
+            ``first`` without a suite or past its last opening.
+        TypeError: ``first`` is not an int.
     """
     from connectn_env.ladder.openings import choose_suite
 
+    first = require_int("first_opening", first, 0)
     try:
-        return choose_suite(openings, game)
+        suite = choose_suite(openings, game)
     except ValueError as error:
         raise ArenaError(f"--openings: {error}") from None
+    if not first:
+        return suite
+    if suite is None:
+        raise ArenaError(f"--first-opening {first} needs an opening suite (--openings)")
+    if first >= len(suite.openings):
+        raise ArenaError(
+            f"--first-opening must be below the suite's {len(suite.openings)} openings, got {first}"
+        )
+    return suite.rotated(first)
 
 
 def _build_each(labels: list[str], specs: list[AgentSpec]) -> None:
@@ -403,6 +424,7 @@ def run_arena_command(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
             ray=args.ray,
             openings=args.openings,
+            first_opening=args.first_opening,
         )
     skipped = len(result.results) - result.played
     if skipped:

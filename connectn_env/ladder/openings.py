@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ import numpy as np
 from connectn_env.atomic_write import write_text_atomically
 from connectn_env.games import GameState, Symmetry
 from connectn_env.games.config import GameConfig
+from connectn_env.games.validation import require_int
 from connectn_env.ladder.games import LADDER_GAMES, ladder_key
 from connectn_env.records.checks import check_moves, short_repr
 from connectn_env.safe_files import read_regular_bytes
@@ -108,6 +109,18 @@ class OpeningSuite:
     def reference(self) -> dict[str, Any]:
         """What a ladder built from the suite records of it: its digest and size."""
         return {"digest": self.digest, "openings": len(self.openings)}
+
+    def rotated(self, first: int) -> OpeningSuite:
+        """The suite with its opening ``first`` (from 0) first and those before it moved to
+        the end: games from it start where the original's first games do not (a check on
+        openings a ladder's short pairings did not play). Its digest is the rotated order's.
+
+        Raises:
+            TypeError: ``first`` is not an int.
+            ValueError: ``first`` is not an opening's index.
+        """
+        first = require_int("the first opening", first, 0, len(self.openings) - 1)
+        return replace(self, openings=self.openings[first:] + self.openings[:first])
 
     def table(self) -> str:
         """The suite in a few lines: game, size, plies, how it was made, the first openings."""
