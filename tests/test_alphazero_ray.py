@@ -50,6 +50,7 @@ def test_ray_workers_import_the_package_the_tests_import(local_ray) -> None:
     assert ray.get(imported_from.remote()) == connectn_env.__file__
 
 
+@pytest.mark.slow  # about 15 s: a short run whose self-play games are Ray actors
 def test_training_with_ray_actors(local_ray, tmp_path) -> None:
     out = tmp_path / "run"
     config = TrainConfig(

@@ -28,7 +28,6 @@ def test_no_game_in_the_time_budget_is_an_error_and_writes_no_json(
         evaluate("random", game="connect_n_6x6", minutes=1e-9, workers=1)
 
 
-@pytest.mark.slow  # about 15 s: two games, then a resume
 def test_games_resumed_from_results_are_rated_within_any_budget(
     tmp_path, monkeypatch, capsys
 ) -> None:

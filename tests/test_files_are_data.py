@@ -194,7 +194,6 @@ def test_an_sb3_zip_never_runs_a_pickle_it_holds(sb3_model: Path, tmp_path: Path
     assert marker.exists()
 
 
-@pytest.mark.slow  # about 10 s: the command imports torch and SB3
 def test_evaluate_refuses_an_sb3_zip_holding_a_pickle(sb3_model: Path, tmp_path: Path) -> None:
     marker = tmp_path / "MARKER"
     _with_payload(sb3_model, tmp_path / "evil.zip", marker, "observation_space_extra")

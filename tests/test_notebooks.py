@@ -7,6 +7,7 @@ import ast
 import importlib
 import sys
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -26,6 +27,7 @@ EXPECTED = [
 OUR_PACKAGES = ("connectn_env", "agents")
 CELL_TIMEOUT = 600  # seconds; a quick-mode notebook takes well under a minute
 PREFIX_MARK = "kernel prefix: "
+SLOW = pytest.mark.slow
 
 
 def code_cells(path: Path) -> list[str]:
@@ -122,8 +124,15 @@ def test_notebooks_read_the_quick_mode_switch():
         assert 'os.environ.get("CONNECTN_QUICK"' in first, f"{path.name}: no quick-mode switch"
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
+def notebooks_marked_by_cost() -> list[Any]:
+    """Every notebook, each but the quick start (about 5 s) marked slow (13 to 33 s each)."""
+    return [
+        pytest.param(path, id=path.stem, marks=() if path.stem == "01_quickstart" else SLOW)
+        for path in NOTEBOOKS
+    ]
+
+
+@pytest.mark.parametrize("path", notebooks_marked_by_cost())
 def test_notebook_runs_in_quick_mode(path, tmp_path, monkeypatch):
     """Execute every cell in a fresh kernel of this Python (a failing cell raises)."""
     monkeypatch.setenv("CONNECTN_QUICK", "1")

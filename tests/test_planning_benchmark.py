@@ -5,11 +5,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from benchmark_helpers import run_benchmark
 
 SCRIPT = "planning.py"
 
 
+@pytest.mark.slow  # about 20 s: three planners on three maps
 def test_quick_benchmark_prints_both_tables(tmp_path: Path) -> None:
     result = run_benchmark(SCRIPT, "--quick", cwd=tmp_path)
     assert result.returncode == 0, result.stderr

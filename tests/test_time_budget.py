@@ -96,7 +96,6 @@ def quiet_collector() -> Iterator[None]:
     gc.unfreeze()
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("agent_name", list(AGENTS))
 @pytest.mark.parametrize("positions", list(POSITIONS))
 def test_a_time_limit_holds_on_crowded_positions(

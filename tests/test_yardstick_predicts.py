@@ -21,8 +21,6 @@ from connectn_env.ladder.matches import play_tasks
 from connectn_env.ladder.openings import shipped_suite
 from connectn_env.specs import parse_agent_spec
 
-pytestmark = pytest.mark.slow
-
 GAME = "connect_n_6x6"
 RUNGS = [
     Rung("random", "random"),
