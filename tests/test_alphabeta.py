@@ -162,6 +162,7 @@ def play_out(game, agents: dict[int, object]) -> float:
     return state.returns()[0]
 
 
+@pytest.mark.slow  # about 9 s
 def test_4x4_four_in_a_row_is_a_draw_it_never_loses():
     game = ConnectNGame(rows=4, cols=4, n=4, gravity=False)
     solver = AlphaBetaAgent(depth=16)  # one table for every game: later searches are fast

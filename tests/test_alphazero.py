@@ -458,6 +458,7 @@ def test_a_resumed_run_continues_where_it_stopped(tmp_path) -> None:
     assert (third.games, third.steps) == (second.games, second.steps)
 
 
+@pytest.mark.slow  # about 9 s: two runs
 def test_a_run_is_reproducible_from_its_seed(tmp_path) -> None:
     """The same seed and game budget give the same network, in this process or with one
     worker process (the schedule does not depend on timing)."""
@@ -514,6 +515,7 @@ def test_a_bad_init_is_refused_before_anything_is_written(
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.slow  # about 13 s
 def test_a_run_with_a_worker_process_and_evaluation(tmp_path) -> None:
     out = tmp_path / "run"
     result = train(

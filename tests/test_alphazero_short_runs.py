@@ -143,7 +143,9 @@ def tiny_run(out: Path, **changes):
     return TrainConfig(game="tictactoe", out=out, **(settings | changes))
 
 
-@pytest.mark.parametrize("workers", [0, 1])
+@pytest.mark.parametrize(
+    "workers", [0, pytest.param(1, marks=pytest.mark.slow)]
+)  # a worker process: about 11 s
 def test_a_short_run_ends_with_an_evaluated_best_network(tmp_path: Path, workers: int) -> None:
     pytest.importorskip("torch")
     from agents.alphazero import load_checkpoint, train

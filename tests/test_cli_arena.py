@@ -210,6 +210,7 @@ def test_an_agent_over_the_move_timeout_loses_and_the_tournament_goes_on() -> No
     assert all(r.score_of(FIRST) == 1.0 for r in result.results if FIRST in r.players)
 
 
+@pytest.mark.slow  # about 8 s
 def test_resume_plays_only_missing_games_and_gives_the_same_results(tmp_path: Path) -> None:
     out = tmp_path / "results.jsonl"
     agents = [FIRST, "random"]

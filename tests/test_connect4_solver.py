@@ -69,6 +69,7 @@ def brute_score(columns: tuple[str, ...]) -> int:
     return best
 
 
+@pytest.mark.slow  # about 8 s
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(6, 16))
 def test_agrees_with_brute_force_on_a_small_board(seed, plies):

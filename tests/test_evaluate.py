@@ -132,6 +132,7 @@ def test_a_rung_that_cannot_play_stops_the_rating_instead_of_lifting_it(
         evaluate("random", ladder=crashing, games=4, workers=1)
 
 
+@pytest.mark.slow  # about 9 s of move timeouts
 def test_a_hanging_candidate_loses_by_timeout_and_a_hanging_rung_stops_the_run(
     tiny: Ladder,
 ) -> None:

@@ -156,6 +156,7 @@ def test_b_failing_in_a_game_stops_the_test_instead_of_accepting_h1(b: str, tmp_
         sprt("random", b, game="tictactoe", elo0=0, elo1=50, workers=1, results=results)
 
 
+@pytest.mark.slow  # about 8 s of move timeouts
 def test_a_hanging_a_loses_by_timeout_and_a_hanging_b_stops_the_test() -> None:
     result = sprt(
         "arena_helpers:spinning", "random", game="tictactoe", elo0=0, elo1=50, max_games=2,

@@ -82,6 +82,7 @@ def test_frozen_lake_goal_is_reached(env_id, kwargs):
     assert replay(env, 0, plan.actions) == (1.0, True)
 
 
+@pytest.mark.slow  # about 7 s
 def test_cliff_walking_goal_is_reached_along_the_cliff():
     env = gym.make("CliffWalking-v1")
     env.reset(seed=0)

@@ -66,7 +66,9 @@ def _copy(env):
     return clone_env(env)
 
 
-@pytest.mark.parametrize("me", ["player_0", "player_1"])
+@pytest.mark.parametrize(
+    "me", ["player_0", pytest.param("player_1", marks=pytest.mark.slow)]
+)  # second: about 12 s
 def test_the_tictactoe_network_never_loses_against_any_reply(me) -> None:
     """Exhaustive: every sequence of the opponent's replies, the network with 200 simulations
     (deterministic: temperature 0) on its side."""

@@ -184,6 +184,7 @@ def test_puct_reuses_its_tree() -> None:
     assert fresh.visits.sum() == 300
 
 
+@pytest.mark.slow  # about 16 s: two processes compile
 def test_per_game_specialisations_load_from_the_cache(tmp_path) -> None:
     """compiled_kernel gives kernels stable identities: a second process loads the loop
     specialised on a game from numba's cache instead of compiling it again."""
