@@ -49,6 +49,7 @@ def test_the_shipped_book_is_checked_and_states_its_coverage():
         assert canonical_key(*key_position(key)) == (key, False)
 
 
+@pytest.mark.slow  # about 5 s of solving
 def test_the_fast_wins_of_ply_4_agree_with_a_fresh_solve():
     """The first player's ply-4 entries that win by 6 or more (Pons' score), solved again
     from their bitboards by a fresh solver: a fast win is proven in seconds (0.4 to 3 s each
@@ -65,6 +66,7 @@ def test_the_fast_wins_of_ply_4_agree_with_a_fresh_solve():
         assert solver.best_move_of(current, mask, 4) == ENTRIES[key], key
 
 
+@pytest.mark.slow  # about 5 s of solving
 def test_a_sample_of_entries_agrees_with_a_fresh_solve():
     """20 entries drawn at random (seed 0), solved again from their bitboards by a fresh
     solver: most entries are of plies 8 to 10, solved in 4 s for the 20 on this machine (an

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_main
 
 import connectn_env.ladder
 from connectn_env.ladder.command import _require_ladder_to_replace
@@ -46,22 +47,23 @@ def test_evaluate_rates_a_candidate_and_writes_json(tmp_path: Path) -> None:
     assert data["games"] == 8 and data["elo_ci95"][0] <= data["elo"] <= data["elo_ci95"][1]
 
 
-def test_evaluate_refuses_unknown_candidates_and_games_without_a_ladder(tmp_path: Path) -> None:
-    unknown = _connectn("evaluate", *SIX, "nonsense:", cwd=tmp_path)
-    assert unknown.returncode == 2 and "candidate 'nonsense:'" in unknown.stderr
-    no_ladder = _connectn("evaluate", "tictactoe", "random", cwd=tmp_path)
-    assert no_ladder.returncode == 2
-    assert "tictactoe has no ladder; the games with a ladder: connect_four" in no_ladder.stderr
-    half = _connectn("evaluate", *SIX, "random", "--vs", "random", cwd=tmp_path)
-    assert half.returncode == 2 and "--vs B and --sprt ELO0,ELO1 go together" in half.stderr
-    ab = ("--vs", "random", "--sprt", "0,50")
-    ladder = _connectn("evaluate", *SIX, "random", *ab, "--ladder", "x.json", cwd=tmp_path)
-    assert ladder.returncode == 2 and "the A/B mode (--vs) takes no --ladder" in ladder.stderr
-    sprt_only = _connectn(
-        "evaluate", *SIX, "random", "--alpha", "0.1", "--max-games", "4", cwd=tmp_path
-    )
-    assert sprt_only.returncode == 2
-    assert "--alpha, --max-games: only with --vs B --sprt ELO0,ELO1" in sprt_only.stderr
+def test_evaluate_refuses_unknown_candidates_and_games_without_a_ladder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    monkeypatch.chdir(tmp_path)  # in this process: each refusal comes before any game
+    ab = ["--vs", "random", "--sprt", "0,50"]
+    refusals = {
+        "candidate 'nonsense:'": [*SIX, "nonsense:"],
+        "tictactoe has no ladder; the games with a ladder: connect_four": ["tictactoe", "random"],
+        "--vs B and --sprt ELO0,ELO1 go together": [*SIX, "random", "--vs", "random"],
+        "the A/B mode (--vs) takes no --ladder": [*SIX, "random", *ab, "--ladder", "x.json"],
+        "--alpha, --max-games: only with --vs B --sprt ELO0,ELO1": [
+            *SIX, "random", "--alpha", "0.1", "--max-games", "4",
+        ],
+    }  # fmt: skip
+    for message, args in refusals.items():
+        code, _, err = run_main(["evaluate", *args], capsys)
+        assert code == 2 and message in err, (args, err)
     assert list(tmp_path.iterdir()) == []
 
 

@@ -13,6 +13,7 @@ pytest.importorskip("torch")
 SCRIPT = "inference_speed.py"
 
 
+@pytest.mark.slow  # about 5 s: times each precision
 def test_quick_benchmark_prints_the_table(tmp_path: Path) -> None:
     result = run_benchmark(SCRIPT, "--quick", cwd=tmp_path)
     assert result.returncode == 0, result.stderr

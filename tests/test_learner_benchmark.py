@@ -13,6 +13,7 @@ pytest.importorskip("torch")
 SCRIPT = "learner_speed.py"
 
 
+@pytest.mark.slow  # about 6 s: trains two learners
 def test_quick_benchmark_prints_the_table(tmp_path: Path) -> None:
     result = run_benchmark(SCRIPT, "--quick", "--batch", "16", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
