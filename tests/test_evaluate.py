@@ -245,3 +245,12 @@ def test_sb3_models_of_the_right_shape_play_and_masks_keep_maskable_ppo_legal(
 def test_a_time_budget_stops_starting_games(tiny: Ladder) -> None:
     result = evaluate(_first_legal, ladder=tiny, minutes=0.002)
     assert 1 <= result.games < 1000
+
+
+def test_a_bad_candidate_is_refused_before_the_ladder_loads(tmp_path: Path) -> None:
+    """The candidate's spec is checked first: no ladder file is read (nor torch imported
+    for a network rung) to refuse a misspelt agent."""
+    damaged = tmp_path / "ladder.json"
+    damaged.write_text("{")
+    with pytest.raises(ValueError, match="unknown agent spec 'nonsense:'"):
+        evaluate("nonsense:", ladder=damaged)

@@ -252,6 +252,7 @@ def evaluate(
         TypeError: a candidate that is neither a spec, an agent nor a callable.
         ArenaError: a results file of another evaluation (a ValueError too).
     """
+    entry = make_candidate(candidate, name)  # a bad spec is refused before the ladder loads
     ladder = _ladder(ladder, game, allow_factories)
     skipped = ladder.missing
     ladder = ladder.playable()
@@ -259,7 +260,6 @@ def evaluate(
     seed = require_int("seed", seed, 0)
     move_timeout = require_move_timeout(move_timeout)
     suite = choose_suite(openings, ladder.game)
-    entry = make_candidate(candidate, name)
     label = entry.label if entry.label not in ladder.labels else f"{entry.label} (candidate)"
     check_candidate(entry, ladder.game)
     _check_rungs(ladder)
