@@ -143,28 +143,14 @@ def test_ci_runs_the_main_job_and_the_quick_starts_before_torch_is_installed() -
     assert len(venvs) == 1  # the torch-less steps and the test command share one venv
 
 
-def test_ci_installs_the_test_commands_extras_ahead_beside_the_warm_up() -> None:
-    """.ci/run installs the requirements of the test command's extras (.ci/requirements_of.py)
-    while ``connectn warmup`` compiles, before the test command, which then only reinstalls
-    the package: the extras named must be the test command's, and the script lists exactly
-    pyproject's requirements, refusing an extra it does not declare."""
-    command = _bash_block_after(README.read_text(encoding="utf-8"), "Tests (")
-    extras = re.search(r'pip install "\.\[([^\]]*)\]"', command)[1].split(",")
-    lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-    ahead = next(line for line in lines if line.startswith("python .ci/requirements_of.py"))
-    assert ahead.split(">")[0].split()[2:] == extras
-    warmup = next(i for i, line in enumerate(lines) if line.startswith("connectn warmup"))
-    assert lines.index("python .ci/quickstarts.py") > warmup < lines.index(ahead)
-    assert lines.index(ahead) < lines.index(command)
-    spec = importlib.util.spec_from_file_location(
-        "requirements_of", ROOT / ".ci" / "requirements_of.py"
-    )
-    requirements_of = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(requirements_of)
-    assert requirements_of.requirements(["rl"])[:2] == ["numpy>=1.24", "numba>=0.59"]
-    assert "sb3-contrib>=2.3" in requirements_of.requirements(["rl"])
-    with pytest.raises(ValueError, match=r"unknown extras \['tets'\].*'test'"):
-        requirements_of.requirements(["test", "tets"])
+def test_ci_runs_the_rllib_test_in_its_own_venv_and_waits_for_its_result() -> None:
+    """.ci/run runs tests/test_rl_rllib.py (skipped in the main venv) in .venv-rllib, which
+    .ci/rllib_venv installs, beside the docs build, and fails where that test fails."""
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert ".ci/rllib_venv" in script
+    line = next(line for line in script.splitlines() if "tests/test_rl_rllib.py" in line)
+    assert line.startswith("(. .venv-rllib/bin/activate && exec pytest") and line.endswith("&")
+    assert 'wait "$rllib_test" || { cat "$rllib_test_log"; exit 1; }' in script
 
 
 def test_the_quick_starts_run_without_an_extra_are_those_that_say_none() -> None:
