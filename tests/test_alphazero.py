@@ -495,12 +495,35 @@ def test_a_run_starts_from_the_network_init_names(trained, tmp_path) -> None:
     assert json.loads((tmp_path / "c" / "run.json").read_text())["config"]["init"] == "pretrained"
 
 
+def test_a_network_of_another_board_size_starts_a_run_of_the_same_game(trained, tmp_path):
+    """A curriculum: the tic-tac-toe network (3 x 3, three in a row) starts a run on a 5 x 5
+    board with four in a row, weights unchanged (the network is fully convolutional), and that
+    run's network plays its own board."""
+    source = load_checkpoint(trained / "latest.pt")
+    bigger = GAMES["connect_n 5x5 free"]
+    out = tmp_path / "bigger"
+    config = tiny_config(out, bigger, init=str(trained / "latest.pt"), games=2, min_buffer=2000)
+    train(config, progress=False)
+    started = load_checkpoint(out / "latest.pt", bigger)
+    assert started.spec.rows == 5 and _weights_equal(started.model, source.model)
+    agent = AlphaZeroAgent.from_checkpoint(out / "latest.pt", simulations=4, seed=0)
+    env = bigger.make_env()
+    env.reset()
+    assert agent.act(env) in env.game_state.legal_actions()
+
+
 @pytest.mark.parametrize(
     ("init", "changes", "message"),
     [
         ("MISSING", {}, r"init: .*none\.pt: no checkpoint file there"),
         ("LATEST", {"channels": 16}, "8 channels and 1 blocks, this run's has 16 and 1: give "),
-        ("LATEST", {"game": "connect_four"}, "init: .*tictactoe, not .*connect_four"),
+        (
+            "LATEST",
+            {"game": "connect_four"},
+            "init: .*tictactoe, not on connect_four, and its actions are laid out otherwise "
+            "\\(one action per cell, this run's one action per column",
+        ),
+        ("LATEST", {"game": GAMES["hex 4x4"]}, "init: .*tictactoe, not on hex.*its own game only"),
         ("pretrained", {"game": GAMES["hex 4x4"]}, "init: no pretrained network ships for hex"),
         (5, {}, "init must be a checkpoint path or 'pretrained', got 5"),
     ],

@@ -98,9 +98,10 @@ class TrainConfig:
         resume: Continue the run in ``out`` (its game and training settings are kept).
         seed: Seed of the network's initial weights, self-play and sampling.
         init: Start a new run from a network's weights instead of random ones: a checkpoint
-            file of this game whose network has ``channels`` and ``blocks``, or
-            ``"pretrained"`` (the network shipped for the game). The optimizer, replay buffer
-            and counters start afresh. None (the default): random weights.
+            file of this game (any board size, whose actions are laid out as this run's)
+            whose network has ``channels`` and ``blocks``, or ``"pretrained"`` (the network
+            shipped for the game). The optimizer, replay buffer and counters start afresh.
+            None (the default): random weights.
         device: ``"cpu"`` or ``"cuda"`` (training and self-play inference).
         workers: Self-play worker processes (or Ray actors); 0 plays in the driver process.
         ray: Ray address (``"auto"``, ``"ray://host:10001"``, ...): workers are Ray actors.
@@ -176,8 +177,9 @@ class TrainConfig:
     seed: int = declare.option(0, int, low=0, flag="--seed", help="seed of a new run")
     init: str | None = declare.option(
         None, Path, flag="--init", metavar="NETWORK",
-        help="start from this network's weights: a checkpoint of the game with the run's "
-        "--channels and --blocks, or pretrained (the shipped network); default: random",
+        help="start from this network's weights: a checkpoint of the game (any board size) "
+        "with the run's --channels and --blocks, or pretrained (the shipped network); "
+        "default: random",
     )  # fmt: skip
     device: str = declare.option(
         "cpu", str, choices=DEVICES, flag="--device", metavar="DEVICE", help="cpu or cuda"

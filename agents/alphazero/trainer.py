@@ -84,6 +84,12 @@ def short_eval_games(eval_games: int) -> int:
     return min(eval_games, max(2, eval_games // 5))
 
 
+def _layout(spec: NetworkSpec) -> str:
+    """How a network's actions are laid out: per column or per cell, and special actions."""
+    board = "one action per column" if spec.columns else "one action per cell"
+    return f"{board} and {spec.specials} special" if spec.specials else board
+
+
 @dataclass(frozen=True)
 class TrainResult:
     """What a training run produced.
@@ -259,17 +265,29 @@ class _Trainer:
             raise ConfigError(f"bootstrap: {error}") from None
 
     def _initial_network(self, source: str) -> Checkpoint:
-        """The checkpoint ``init`` names, checked against this run's game and network."""
+        """The checkpoint ``init`` names, checked against this run's game and network. A
+        network of the same game at another board size (or with other rules of that game,
+        such as another line length) is accepted where its actions are laid out alike: the
+        network is fully convolutional, so its weights fit any board (a curriculum: Hex 7 x 7,
+        then 11 x 11)."""
         game = self.config.game
         try:
             if source == "pretrained":
                 checkpoint = pretrained_checkpoint(game)
             else:
-                checkpoint = load_checkpoint(source, game)
+                checkpoint = load_checkpoint(source)
         except ValueError as error:  # CheckpointError is one
             raise ConfigError(f"init: {error}") from None
-        if checkpoint.spec != self.spec:
-            have, want = checkpoint.spec, self.spec
+        have, want = checkpoint.spec, self.spec
+        trained_on = f"init: {source}: the network was trained on {checkpoint.game}, not on {game}"
+        if type(checkpoint.game.make_game()) is not type(game.make_game()):
+            raise ConfigError(f"{trained_on}; a run starts from a network of its own game only")
+        if (have.columns, have.specials) != (want.columns, want.specials):
+            raise ConfigError(
+                f"{trained_on}, and its actions are laid out otherwise ({_layout(have)}, "
+                f"this run's {_layout(want)})"
+            )
+        if (have.channels, have.blocks) != (want.channels, want.blocks):
             raise ConfigError(
                 f"init: {source} is a network with {have.channels} channels and {have.blocks} "
                 f"blocks, this run's has {want.channels} and {want.blocks}: give --channels "
