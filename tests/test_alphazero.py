@@ -43,7 +43,7 @@ from agents.alphazero.checkpoint import (  # noqa: E402
 from agents.alphazero.inference import weights_of  # noqa: E402
 from agents.alphazero.learner import Learner, losses  # noqa: E402
 from agents.alphazero.network import NetworkSpec, PolicyValueNet, encode  # noqa: E402
-from agents.alphazero.pretrained import pretrained_checkpoint  # noqa: E402
+from agents.alphazero.pretrained import NETWORKS, pretrained_checkpoint  # noqa: E402
 from agents.alphazero.replay import Batch, ReplayBuffer, SymmetryTable  # noqa: E402
 from agents.batched import uniform_evaluator  # noqa: E402
 from agents.selfplay import BatchedSelfPlay  # noqa: E402
@@ -524,6 +524,11 @@ def test_a_network_of_another_board_size_starts_a_run_of_the_same_game(trained, 
             "\\(one action per cell, this run's one action per column",
         ),
         ("LATEST", {"game": GAMES["hex 4x4"]}, "init: .*tictactoe, not on hex.*its own game only"),
+        (
+            "HEX7",
+            {"game": GAMES["hex 3x3 swap"], "channels": 64, "blocks": 4},
+            r"swap=false\), not on hex\(.*swap=true\), .*this run's one action per cell and 1 sp",
+        ),
         ("pretrained", {"game": GAMES["hex 4x4"]}, "init: no pretrained network ships for hex"),
         (5, {}, "init must be a checkpoint path or 'pretrained', got 5"),
     ],
@@ -531,7 +536,11 @@ def test_a_network_of_another_board_size_starts_a_run_of_the_same_game(trained, 
 def test_a_bad_init_is_refused_before_anything_is_written(
     trained, tmp_path, init, changes, message
 ) -> None:
-    files = {"LATEST": str(trained / "latest.pt"), "MISSING": str(tmp_path / "none.pt")}
+    files = {
+        "LATEST": str(trained / "latest.pt"),
+        "MISSING": str(tmp_path / "none.pt"),
+        "HEX7": str(NETWORKS / "hex_rows7_cols7_swapFalse.pt"),
+    }
     init = files.get(init, init)
     with pytest.raises(ConfigError, match=message):
         train(tiny_config(tmp_path / "run", init=init, **changes), progress=False)

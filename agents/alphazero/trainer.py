@@ -87,7 +87,7 @@ def short_eval_games(eval_games: int) -> int:
 def _layout(spec: NetworkSpec) -> str:
     """How a network's actions are laid out: per column or per cell, and special actions."""
     board = "one action per column" if spec.columns else "one action per cell"
-    return f"{board} and {spec.specials} special" if spec.specials else board
+    return f"{board} and {spec.specials} special (swap, pass)" if spec.specials else board
 
 
 @dataclass(frozen=True)
