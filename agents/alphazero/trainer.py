@@ -70,6 +70,7 @@ from agents.alphazero.workers import (
 )
 from connectn_env.atomic_write import write_bytes_atomically
 from connectn_env.elo import PairingStats, elo_ratings
+from connectn_env.games import REGISTRY
 from connectn_env.safe_files import read_regular_bytes
 
 METRICS_SECONDS = 30.0
@@ -280,7 +281,7 @@ class _Trainer:
             raise ConfigError(f"init: {error}") from None
         have, want = checkpoint.spec, self.spec
         trained_on = f"init: {source}: the network was trained on {checkpoint.game}, not on {game}"
-        if type(checkpoint.game.make_game()) is not type(game.make_game()):
+        if REGISTRY[checkpoint.game.name].family != REGISTRY[game.name].family:
             raise ConfigError(f"{trained_on}; a run starts from a network of its own game only")
         if (have.columns, have.specials) != (want.columns, want.specials):
             raise ConfigError(
